@@ -1,0 +1,259 @@
+//! Per-axis index maps: which input index each output index reads, as a few runs.
+//!
+//! A map is planned once per axis from the mode's index function (numpy's), so the
+//! kernels copy and fill whole runs instead of computing a source per element.
+
+use crate::{AxisPad, PadMode};
+
+/// A run of output positions along one axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// `len` positions of the fill value.
+    Fill { len: usize },
+    /// Position `t` reads source `src + t`.
+    Forward { src: usize, len: usize },
+    /// Position `t` reads source `src - t`.
+    Backward { src: usize, len: usize },
+    /// Every position reads source `src`.
+    Repeat { src: usize, len: usize },
+}
+
+impl Run {
+    pub(crate) fn len(self) -> usize {
+        match self {
+            Run::Fill { len }
+            | Run::Forward { len, .. }
+            | Run::Backward { len, .. }
+            | Run::Repeat { len, .. } => len,
+        }
+    }
+
+    /// The same run cut to at most `max` positions.
+    fn truncated(self, max: usize) -> Run {
+        match self {
+            Run::Fill { len } => Run::Fill { len: len.min(max) },
+            Run::Forward { src, len } => Run::Forward {
+                src,
+                len: len.min(max),
+            },
+            Run::Backward { src, len } => Run::Backward {
+                src,
+                len: len.min(max),
+            },
+            Run::Repeat { src, len } => Run::Repeat {
+                src,
+                len: len.min(max),
+            },
+        }
+    }
+
+    /// Source of position `t` of the run, `None` for fill.
+    pub(crate) fn source(self, t: usize) -> Option<usize> {
+        match self {
+            Run::Fill { .. } => None,
+            Run::Forward { src, .. } => Some(src + t),
+            Run::Backward { src, .. } => Some(src - t),
+            Run::Repeat { src, .. } => Some(src),
+        }
+    }
+}
+
+/// The contiguous stretch of output that reads every kept source once, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Center {
+    pub(crate) out: usize,
+    pub(crate) src: usize,
+    pub(crate) len: usize,
+}
+
+/// The whole map of one axis: the center, and the runs around it in output order.
+///
+/// When `center` is set, every non-fill run reads sources inside it, so kernels write the
+/// center from the input once and produce the other runs by copying output they already
+/// wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AxisMap {
+    pub(crate) out_len: usize,
+    pub(crate) center: Option<Center>,
+    /// `(output start, run)` for every position outside the center.
+    pub(crate) runs: Vec<(usize, Run)>,
+}
+
+impl AxisMap {
+    /// Plans axis of input extent `d`, already checked by `concrete_extent` to give
+    /// `out_len`.
+    pub(crate) fn new(d: usize, p: &AxisPad, mode: PadMode, out_len: usize) -> AxisMap {
+        let mut map = AxisMap {
+            out_len,
+            center: None,
+            runs: Vec::new(),
+        };
+        match mode {
+            PadMode::Constant if p.interior > 0 => map.plan_interior(d, p),
+            PadMode::Constant => map.plan_constant(d, p),
+            _ => map.plan_index_mode(d, p, mode),
+        }
+        map
+    }
+
+    fn push(&mut self, at: usize, run: Run) {
+        if run.len() > 0 {
+            self.runs.push((at, run));
+        }
+    }
+
+    /// `out[i] = in[i - b]` where that is inside the input, else fill.
+    fn plan_constant(&mut self, d: usize, p: &AxisPad) {
+        let o = self.out_len as i128;
+        let b = i128::from(p.begin);
+        let lo = b.max(0).min(o);
+        let hi = (d as i128 + b).min(o).max(lo);
+        self.push(0, Run::Fill { len: lo as usize });
+        if hi > lo {
+            self.center = Some(Center {
+                out: lo as usize,
+                src: (lo - b) as usize,
+                len: (hi - lo) as usize,
+            });
+        }
+        self.push(
+            hi as usize,
+            Run::Fill {
+                len: (o - hi) as usize,
+            },
+        );
+    }
+
+    /// Interior padding: source `j` sits at `b + j·(r+1)`; everything else is fill.
+    fn plan_interior(&mut self, d: usize, p: &AxisPad) {
+        let o = self.out_len as i128;
+        let (b, step) = (i128::from(p.begin), i128::from(p.interior) + 1);
+        let first = if b >= 0 { 0 } else { (-b + step - 1) / step };
+        let mut filled_to = 0i128;
+        for j in first..d as i128 {
+            let i = b + j * step;
+            if i >= o {
+                break;
+            }
+            self.push(
+                filled_to as usize,
+                Run::Fill {
+                    len: (i - filled_to) as usize,
+                },
+            );
+            self.push(
+                i as usize,
+                Run::Forward {
+                    src: j as usize,
+                    len: 1,
+                },
+            );
+            filled_to = i + 1;
+        }
+        self.push(
+            filled_to as usize,
+            Run::Fill {
+                len: (o - filled_to) as usize,
+            },
+        );
+    }
+
+    /// Crop first, then pad with numpy's index maps on the kept window.
+    fn plan_index_mode(&mut self, d: usize, p: &AxisPad, mode: PadMode) {
+        let (b, e) = (p.begin, p.end);
+        let lo = (-b).max(0) as usize;
+        let k = d - lo - (-e).max(0) as usize;
+        let (pb, pe) = (b.max(0) as usize, e.max(0) as usize);
+        if k == 0 {
+            return; // nothing kept and nothing padded: an empty axis
+        }
+        self.walk(-(pb as i64), 0, lo, k, pb, mode);
+        self.center = Some(Center {
+            out: pb,
+            src: lo,
+            len: k,
+        });
+        self.walk(k as i64, (k + pe) as i64, lo, k, pb, mode);
+    }
+
+    /// Runs for window positions `j0..j1` (relative to the window start `lo`).
+    fn walk(&mut self, j0: i64, j1: i64, lo: usize, k: usize, pb: usize, mode: PadMode) {
+        let ki = k as i64;
+        let mut j = j0;
+        while j < j1 {
+            let run = match mode {
+                PadMode::Edge if j < 0 => Run::Repeat {
+                    src: lo,
+                    len: (-j) as usize,
+                },
+                PadMode::Edge => Run::Repeat {
+                    src: lo + k - 1,
+                    len: usize::MAX,
+                },
+                PadMode::Reflect if k == 1 => Run::Repeat {
+                    src: lo,
+                    len: usize::MAX,
+                },
+                PadMode::Wrap => {
+                    let m = j.rem_euclid(ki) as usize;
+                    Run::Forward {
+                        src: lo + m,
+                        len: k - m,
+                    }
+                }
+                PadMode::Reflect => {
+                    let period = 2 * (ki - 1);
+                    let m = j.rem_euclid(period);
+                    if m < ki - 1 {
+                        let m = m as usize;
+                        Run::Forward {
+                            src: lo + m,
+                            len: k - 1 - m,
+                        }
+                    } else {
+                        let back = (period - m) as usize;
+                        Run::Backward {
+                            src: lo + back,
+                            len: back,
+                        }
+                    }
+                }
+                PadMode::Symmetric => {
+                    let m = j.rem_euclid(2 * ki);
+                    if m < ki {
+                        let m = m as usize;
+                        Run::Forward {
+                            src: lo + m,
+                            len: k - m,
+                        }
+                    } else {
+                        let back = (2 * ki - 1 - m) as usize;
+                        Run::Backward {
+                            src: lo + back,
+                            len: back + 1,
+                        }
+                    }
+                }
+                PadMode::Constant => unreachable!("constant mode is planned by plan_constant"),
+            };
+            let run = run.truncated((j1 - j) as usize);
+            self.push((j + pb as i64) as usize, run);
+            j += run.len() as i64;
+        }
+    }
+
+    /// Calls `f(output index, source index)` for every output position that reads the
+    /// input.
+    pub(crate) fn for_each_source(&self, mut f: impl FnMut(usize, usize)) {
+        if let Some(c) = self.center {
+            (0..c.len).for_each(|t| f(c.out + t, c.src + t));
+        }
+        for &(at, run) in &self.runs {
+            for t in 0..run.len() {
+                if let Some(s) = run.source(t) {
+                    f(at + t, s);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The one error type of padkit: every variant names the offending input, axis and numbers.
+
+use crate::{DType, PadMode};
+
+/// Why a pad could not be planned or run.
+///
+/// Every message names what is wrong (which input, which axis, which numbers), so that an
+/// adapter can pass it to its user unchanged.
+///
+/// ```
+/// use padkit::{PadSpec, PadMode, output_shape};
+/// let spec = PadSpec::new(vec![0, -5, 0, 1]).with_mode(PadMode::Constant);
+/// let err = output_shape(&[3usize, 2], &spec).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "axis 1: output extent would be -2 (extent 2, begin -5, end 1, interior 0)"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PadError {
+    /// `pads` does not hold two values per padded axis.
+    #[error(
+        "pads has {got} values but {axes} axes are padded, so it needs 2 × {axes} = {expected}"
+    )]
+    PadsLength {
+        /// Number of values given.
+        got: usize,
+        /// Number of padded axes.
+        axes: usize,
+        /// `2 * axes`.
+        expected: usize,
+    },
+    /// `interior` does not hold one value per padded axis.
+    #[error("interior has {got} values but {expected} axes are padded")]
+    InteriorLength {
+        /// Number of values given.
+        got: usize,
+        /// Number of padded axes.
+        expected: usize,
+    },
+    /// An `axes` entry is outside `[-rank, rank-1]`.
+    #[error("axes: axis {axis} is out of range for a tensor of rank {rank} (allowed {min}..={max})", min = -(*rank as i64), max = *rank as i64 - 1)]
+    AxisOutOfRange {
+        /// The axis as given.
+        axis: i64,
+        /// The input rank.
+        rank: usize,
+    },
+    /// Two `axes` entries name the same axis once negative axes are normalised.
+    #[error("axes: axis {axis} names axis {normalized}, which is already listed")]
+    DuplicateAxis {
+        /// The axis as given.
+        axis: i64,
+        /// The axis after normalisation.
+        normalized: usize,
+    },
+    /// An interior padding is negative.
+    #[error("axis {axis}: interior padding {interior} is negative")]
+    NegativeInterior {
+        /// The axis.
+        axis: usize,
+        /// The interior padding given.
+        interior: i64,
+    },
+    /// Interior padding was asked for in a mode other than constant.
+    #[error("axis {axis}: interior padding {interior} needs mode constant, not {mode}")]
+    InteriorMode {
+        /// The axis.
+        axis: usize,
+        /// The mode.
+        mode: PadMode,
+        /// The interior padding given.
+        interior: usize,
+    },
+    /// The output extent of an axis would be negative.
+    #[error(
+        "axis {axis}: output extent would be {output} (extent {extent}, begin {begin}, end {end}, interior {interior})"
+    )]
+    NegativeOutput {
+        /// The axis.
+        axis: usize,
+        /// Input extent.
+        extent: i64,
+        /// Begin pad.
+        begin: i64,
+        /// End pad.
+        end: i64,
+        /// Interior padding.
+        interior: i64,
+        /// The (negative) output extent.
+        output: i128,
+    },
+    /// Arithmetic on an axis' extent and pads overflowed.
+    #[error(
+        "axis {axis}: output extent overflows (extent {extent}, begin {begin}, end {end}, interior {interior})"
+    )]
+    Overflow {
+        /// The axis.
+        axis: usize,
+        /// Input extent.
+        extent: String,
+        /// Begin pad.
+        begin: i64,
+        /// End pad.
+        end: i64,
+        /// Interior padding.
+        interior: i64,
+    },
+    /// The crops of an axis remove more than the axis holds (modes other than constant).
+    #[error(
+        "axis {axis}: mode {mode} crops {cropped} of {extent} elements (begin {begin}, end {end}), leaving {window}"
+    )]
+    CropTooLarge {
+        /// The axis.
+        axis: usize,
+        /// The mode.
+        mode: PadMode,
+        /// Input extent.
+        extent: i64,
+        /// Begin pad.
+        begin: i64,
+        /// End pad.
+        end: i64,
+        /// Elements cropped.
+        cropped: i64,
+        /// What is left (negative).
+        window: i64,
+    },
+    /// A mode other than constant must pad an axis that has no element left to copy from.
+    #[error(
+        "axis {axis}: mode {mode} cannot pad (begin {begin}, end {end}) an axis with no element left (extent {extent} after crops)"
+    )]
+    EmptyWindow {
+        /// The axis.
+        axis: usize,
+        /// The mode.
+        mode: PadMode,
+        /// Input extent after crops.
+        extent: i64,
+        /// Begin pad.
+        begin: i64,
+        /// End pad.
+        end: i64,
+    },
+    /// The output would not fit in memory, or is above the caller's limit.
+    #[error("output of shape {shape:?} would take {bytes} bytes, above the limit of {limit} bytes")]
+    TooLarge {
+        /// Output shape.
+        shape: Vec<usize>,
+        /// Output size in bytes (saturated at `u128::MAX`).
+        bytes: u128,
+        /// The limit in force.
+        limit: u128,
+    },
+    /// Allocating the output failed.
+    #[error("could not allocate {bytes} bytes for the output")]
+    Alloc {
+        /// Bytes asked for.
+        bytes: usize,
+    },
+    /// The data buffer does not match the shape.
+    #[error("{what} holds {got} elements but shape {shape:?} needs {expected}")]
+    DataLength {
+        /// Which buffer (input data, output buffer).
+        what: &'static str,
+        /// The shape.
+        shape: Vec<usize>,
+        /// Elements the shape needs.
+        expected: usize,
+        /// Elements present.
+        got: usize,
+    },
+    /// The fill value's element type differs from the data's.
+    #[error("constant value has type {got} but the data has type {expected}")]
+    ValueType {
+        /// The data's type.
+        expected: DType,
+        /// The value's type.
+        got: DType,
+    },
+    /// The fill value is not a single element.
+    #[error("constant value must hold one element, it holds {elements}")]
+    ValueNotScalar {
+        /// Elements in the value.
+        elements: usize,
+    },
+    /// A mode name that padkit does not know.
+    #[error("unknown pad mode {0:?} (expected constant, reflect, edge, wrap or symmetric)")]
+    UnknownMode(String),
+    /// An ONNX element type code that padkit does not know.
+    #[error("unknown ONNX element type code {0}")]
+    UnknownDType(i32),
+    /// Bytes given for a string tensor, or strings for a numeric one.
+    #[error("tensor data of type {dtype} must be {}", if *dtype == DType::String { "strings" } else { "bytes" })]
+    WrongStorage {
+        /// The tensor's type.
+        dtype: DType,
+    },
+    /// A typed call whose Rust type does not match the tensor's element type.
+    #[error("tensor has element type {actual}, not {requested}")]
+    WrongType {
+        /// Type asked for.
+        requested: DType,
+        /// Type held.
+        actual: DType,
+    },
+}
+
+/// Result alias used across padkit.
+pub type Result<T, E = PadError> = std::result::Result<T, E>;

@@ -1,0 +1,186 @@
+//! A pad planned for one concrete input shape: per-axis maps after merging untouched axes.
+
+use crate::axis_map::AxisMap;
+use crate::shape::concrete_extent;
+use crate::{AxisPad, PadError, PadSpec, Result};
+
+/// Output rows of at most this many elements take the per-element program path.
+const TINY_ROW: usize = 32;
+
+/// A pad planned for one input shape and element size: validated, with untouched axes
+/// merged, ready to run any number of times.
+///
+/// ```
+/// use padkit::{Plan, PadSpec};
+/// let plan = Plan::new(&[2, 3], &PadSpec::new(vec![0, 1, 0, 1]), 4).unwrap();
+/// assert_eq!(plan.output_shape(), &[2, 5]);
+/// assert_eq!(plan.output_len(), 10);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub(crate) input_shape: Vec<usize>,
+    pub(crate) output_shape: Vec<usize>,
+    /// One map per merged axis.
+    pub(crate) maps: Vec<AxisMap>,
+    /// Input elements per index of each merged axis.
+    pub(crate) in_block: Vec<usize>,
+    /// Output elements per index of each merged axis.
+    pub(crate) out_block: Vec<usize>,
+    /// For short output rows: the input offset (within the row) of every output element
+    /// of a row, `None` for fill.
+    pub(crate) tiny_row: Option<Vec<Option<u32>>>,
+}
+
+impl Plan {
+    /// Plans `spec` on an input of `shape` whose elements take `element_bytes` bytes
+    /// (used for the output size limit).
+    ///
+    /// ```
+    /// use padkit::{Plan, PadSpec, PadMode};
+    /// let err = Plan::new(&[2], &PadSpec::new(vec![3, 0]).with_mode(PadMode::Reflect), 4);
+    /// assert!(err.is_ok()); // numpy's answer for reflect wider than the axis
+    /// ```
+    pub fn new(shape: &[usize], spec: &PadSpec, element_bytes: usize) -> Result<Plan> {
+        let pads = spec.resolve(shape.len())?;
+        let output_shape = concrete_output_shape(shape, &pads, spec)?;
+        check_size(&output_shape, element_bytes, spec.max_output_bytes)?;
+        let mut plan = Plan {
+            input_shape: shape.to_vec(),
+            output_shape,
+            maps: Vec::new(),
+            in_block: Vec::new(),
+            out_block: Vec::new(),
+            tiny_row: None,
+        };
+        if plan.output_len() > 0 {
+            plan.merge_axes(&pads, spec);
+        }
+        Ok(plan)
+    }
+
+    /// The input shape this plan was made for.
+    ///
+    /// ```
+    /// let plan = padkit::Plan::new(&[3], &padkit::PadSpec::new(vec![1, 1]), 1).unwrap();
+    /// assert_eq!(plan.input_shape(), &[3]);
+    /// ```
+    pub fn input_shape(&self) -> &[usize] {
+        &self.input_shape
+    }
+
+    /// The output shape.
+    ///
+    /// ```
+    /// let plan = padkit::Plan::new(&[3], &padkit::PadSpec::new(vec![1, -1]), 1).unwrap();
+    /// assert_eq!(plan.output_shape(), &[3]);
+    /// ```
+    pub fn output_shape(&self) -> &[usize] {
+        &self.output_shape
+    }
+
+    /// Number of output elements.
+    ///
+    /// ```
+    /// let plan = padkit::Plan::new(&[2, 2], &padkit::PadSpec::new(vec![1, 1, 1, 1]), 1).unwrap();
+    /// assert_eq!(plan.output_len(), 16);
+    /// ```
+    pub fn output_len(&self) -> usize {
+        self.output_shape.iter().product()
+    }
+
+    /// Number of input elements.
+    ///
+    /// ```
+    /// let plan = padkit::Plan::new(&[2, 3], &padkit::PadSpec::new(vec![0; 4]), 1).unwrap();
+    /// assert_eq!(plan.input_len(), 6);
+    /// ```
+    pub fn input_len(&self) -> usize {
+        self.input_shape.iter().product()
+    }
+
+    /// Merges runs of untouched axes into one axis each; a trailing run becomes part of
+    /// every copied unit.
+    fn merge_axes(&mut self, pads: &[AxisPad], spec: &PadSpec) {
+        let mut groups: Vec<(usize, Option<(usize, AxisPad)>)> = Vec::new();
+        for (axis, (p, &d)) in pads.iter().zip(&self.input_shape).enumerate() {
+            match groups.last_mut() {
+                Some((extent, None)) if p.is_identity() => *extent *= d,
+                _ if p.is_identity() => groups.push((d, None)),
+                _ => groups.push((d, Some((axis, *p)))),
+            }
+        }
+        let unit = match groups.last() {
+            Some(&(extent, None)) => {
+                groups.pop();
+                extent
+            }
+            _ => 1,
+        };
+        if groups.is_empty() {
+            groups.push((1, None)); // nothing padded: one unit that is the whole tensor
+        }
+        for &(d, pad) in &groups {
+            let map = match pad {
+                None => AxisMap::new(d, &AxisPad::default(), spec.mode, d),
+                Some((axis, p)) => AxisMap::new(d, &p, spec.mode, self.output_shape[axis]),
+            };
+            self.maps.push(map);
+        }
+        let (mut ib, mut ob) = (unit, unit);
+        for (map, &(d, _)) in self.maps.iter().zip(&groups).rev() {
+            self.in_block.push(ib);
+            self.out_block.push(ob);
+            ib *= d;
+            ob *= map.out_len;
+        }
+        self.in_block.reverse();
+        self.out_block.reverse();
+        let last = self.maps.len() - 1;
+        let row = self.maps[last].out_len * unit;
+        if row <= TINY_ROW {
+            let mut program = vec![None; row];
+            self.maps[last].for_each_source(|o, s| {
+                for u in 0..unit {
+                    program[o * unit + u] = Some((s * unit + u) as u32);
+                }
+            });
+            self.tiny_row = Some(program);
+        }
+    }
+}
+
+/// Checked output shape for known extents.
+fn concrete_output_shape(shape: &[usize], pads: &[AxisPad], spec: &PadSpec) -> Result<Vec<usize>> {
+    shape
+        .iter()
+        .zip(pads)
+        .enumerate()
+        .map(|(axis, (&d, p))| {
+            let d = i64::try_from(d).map_err(|_| PadError::Overflow {
+                axis,
+                extent: d.to_string(),
+                begin: p.begin,
+                end: p.end,
+                interior: p.interior,
+            })?;
+            Ok(concrete_extent(axis, d, p, spec.mode)? as usize)
+        })
+        .collect()
+}
+
+/// Refuses outputs above the caller's limit or the address space, before any allocation.
+fn check_size(shape: &[usize], element_bytes: usize, limit: Option<u64>) -> Result<()> {
+    let bytes = shape
+        .iter()
+        .try_fold(element_bytes as u128, |acc, &d| acc.checked_mul(d as u128))
+        .unwrap_or(u128::MAX);
+    let cap = (isize::MAX as u128).min(limit.map_or(u128::MAX, u128::from));
+    if bytes > cap {
+        return Err(PadError::TooLarge {
+            shape: shape.to_vec(),
+            bytes,
+            limit: cap,
+        });
+    }
+    Ok(())
+}

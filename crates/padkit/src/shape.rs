@@ -1,0 +1,170 @@
+//! Shape inference, generic over the dimension type so that symbolic dims work too.
+
+use std::fmt::Display;
+
+use crate::{AxisPad, PadError, PadMode, PadSpec, Result};
+
+/// A dimension: a concrete number, or a symbolic expression an adapter supplies
+/// (tract's `TDim`, for instance).
+///
+/// Arithmetic returns `None` on overflow; a symbolic dimension never overflows.
+///
+/// ```
+/// use padkit::Dim;
+/// assert_eq!(7usize.add_i64(-2), Some(5));
+/// assert_eq!(1usize.add_i64(-2), None); // would be negative
+/// assert_eq!(usize::MAX.mul_i64(2), None);
+/// ```
+pub trait Dim: Clone + Display {
+    /// The value, when it is known.
+    fn to_i64(&self) -> Option<i64>;
+    /// A known value as a dimension (`None` when it cannot be represented).
+    fn from_i64(value: i64) -> Option<Self>;
+    /// `self + k`.
+    fn add_i64(&self, k: i64) -> Option<Self>;
+    /// `self * k`.
+    fn mul_i64(&self, k: i64) -> Option<Self>;
+}
+
+impl Dim for usize {
+    fn to_i64(&self) -> Option<i64> {
+        i64::try_from(*self).ok()
+    }
+    fn from_i64(value: i64) -> Option<Self> {
+        usize::try_from(value).ok()
+    }
+    fn add_i64(&self, k: i64) -> Option<Self> {
+        self.checked_add_signed(isize::try_from(k).ok()?)
+    }
+    fn mul_i64(&self, k: i64) -> Option<Self> {
+        self.checked_mul(usize::try_from(k).ok()?)
+    }
+}
+
+impl Dim for i64 {
+    fn to_i64(&self) -> Option<i64> {
+        Some(*self)
+    }
+    fn from_i64(value: i64) -> Option<Self> {
+        Some(value)
+    }
+    fn add_i64(&self, k: i64) -> Option<Self> {
+        self.checked_add(k)
+    }
+    fn mul_i64(&self, k: i64) -> Option<Self> {
+        self.checked_mul(k)
+    }
+}
+
+/// The output shape of `spec` applied to `shape`.
+///
+/// Works on any [`Dim`]: with `usize` every rule is checked; with a symbolic dim the
+/// checks that need the number run once it is known (through [`axis_output`] again).
+///
+/// ```
+/// use padkit::{output_shape, PadSpec, PadMode};
+/// let spec = PadSpec::new(vec![0, 0, 1, 2, 0, 0, 2, 3]).with_mode(PadMode::Reflect);
+/// assert_eq!(output_shape(&[1usize, 3, 4, 5], &spec).unwrap(), vec![1, 3, 7, 10]);
+/// ```
+pub fn output_shape<D: Dim>(shape: &[D], spec: &PadSpec) -> Result<Vec<D>> {
+    let axes = spec.resolve(shape.len())?;
+    shape
+        .iter()
+        .zip(&axes)
+        .enumerate()
+        .map(|(axis, (d, p))| axis_output(axis, d, p, spec.mode))
+        .collect()
+}
+
+/// The output extent of one axis: `begin + end + d + max(d-1, 0) · interior`, with the
+/// mode's rules checked when `d` is known.
+///
+/// ```
+/// use padkit::{axis_output, AxisPad, PadMode};
+/// let p = AxisPad { begin: 1, end: 1, interior: 0 };
+/// assert_eq!(axis_output(0, &4usize, &p, PadMode::Wrap).unwrap(), 6);
+/// let crop = AxisPad { begin: -3, end: 1, interior: 0 };
+/// assert!(axis_output(0, &2usize, &crop, PadMode::Wrap).is_err());
+/// ```
+pub fn axis_output<D: Dim>(axis: usize, d: &D, p: &AxisPad, mode: PadMode) -> Result<D> {
+    let overflow = || PadError::Overflow {
+        axis,
+        extent: d.to_string(),
+        begin: p.begin,
+        end: p.end,
+        interior: p.interior,
+    };
+    if p.is_identity() {
+        return Ok(d.clone());
+    }
+    match d.to_i64() {
+        Some(n) => {
+            let out = concrete_extent(axis, n, p, mode)?;
+            D::from_i64(out).ok_or_else(overflow)
+        }
+        None => {
+            // Symbolic: d·(r+1) + (b + e − r), which assumes d ≥ 1 when r > 0.
+            let r = p.interior;
+            let scale = r.checked_add(1).ok_or_else(overflow)?;
+            let shift = p
+                .begin
+                .checked_add(p.end)
+                .and_then(|x| x.checked_sub(r))
+                .ok_or_else(overflow)?;
+            let scaled = if r == 0 {
+                Some(d.clone())
+            } else {
+                d.mul_i64(scale)
+            };
+            scaled.and_then(|x| x.add_i64(shift)).ok_or_else(overflow)
+        }
+    }
+}
+
+/// Checked output extent of an axis of known extent `d`.
+pub(crate) fn concrete_extent(axis: usize, d: i64, p: &AxisPad, mode: PadMode) -> Result<i64> {
+    let wide = |x: i64| i128::from(x);
+    let inner = wide(d) + wide((d - 1).max(0)) * wide(p.interior);
+    let out = inner + wide(p.begin) + wide(p.end);
+    if out < 0 {
+        return Err(PadError::NegativeOutput {
+            axis,
+            extent: d,
+            begin: p.begin,
+            end: p.end,
+            interior: p.interior,
+            output: out,
+        });
+    }
+    if mode != PadMode::Constant {
+        let cropped = wide((-p.begin).max(0)) + wide((-p.end).max(0));
+        let window = wide(d) - cropped;
+        if window < 0 {
+            return Err(PadError::CropTooLarge {
+                axis,
+                mode,
+                extent: d,
+                begin: p.begin,
+                end: p.end,
+                cropped: cropped.min(wide(i64::MAX)) as i64,
+                window: window.max(wide(i64::MIN)) as i64,
+            });
+        }
+        if window == 0 && (p.begin > 0 || p.end > 0) {
+            return Err(PadError::EmptyWindow {
+                axis,
+                mode,
+                extent: 0,
+                begin: p.begin,
+                end: p.end,
+            });
+        }
+    }
+    i64::try_from(out).map_err(|_| PadError::Overflow {
+        axis,
+        extent: d.to_string(),
+        begin: p.begin,
+        end: p.end,
+        interior: p.interior,
+    })
+}

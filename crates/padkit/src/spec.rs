@@ -1,0 +1,199 @@
+//! What to pad: the user-facing [`PadSpec`] and its per-axis normal form [`AxisPad`].
+
+use crate::{PadError, PadMode, Result};
+
+/// A complete description of a pad, independent of the element type.
+///
+/// `pads` follows ONNX: `[b_0, .., b_{n-1}, e_0, .., e_{n-1}]` over `axes` (all axes in
+/// order when `axes` is `None`). Pads may be negative (crop). `interior` (nGraph/XLA) holds
+/// one value per listed axis: that many fill values are inserted between adjacent elements.
+///
+/// ```
+/// use padkit::{PadSpec, PadMode};
+/// let spec = PadSpec::new(vec![1, 1])
+///     .with_axes(vec![-1])
+///     .with_mode(PadMode::Wrap);
+/// assert_eq!(padkit::pad(&[1, 2, 3], &[3], &spec, 0).unwrap().1, vec![3, 1, 2, 3, 1]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct PadSpec {
+    /// Begin pads then end pads, one pair per padded axis.
+    pub pads: Vec<i64>,
+    /// The axes `pads` refers to (negative counts from the back); `None` means all axes.
+    pub axes: Option<Vec<i64>>,
+    /// Interior padding per padded axis; `None` means none.
+    pub interior: Option<Vec<i64>>,
+    /// How the padded region is filled.
+    pub mode: PadMode,
+    /// Largest output, in bytes, the caller accepts; `None` means only what the address
+    /// space allows.
+    pub max_output_bytes: Option<u64>,
+}
+
+/// The pad of one axis after normalisation.
+///
+/// ```
+/// use padkit::{AxisPad, PadSpec};
+/// let axes = PadSpec::new(vec![1, -2]).with_axes(vec![-1]).resolve(2).unwrap();
+/// assert_eq!(axes[0], AxisPad::default());
+/// assert_eq!(axes[1], AxisPad { begin: 1, end: -2, interior: 0 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct AxisPad {
+    /// Elements added (negative: removed) before the first element.
+    pub begin: i64,
+    /// Elements added (negative: removed) after the last element.
+    pub end: i64,
+    /// Fill values inserted between adjacent elements.
+    pub interior: i64,
+}
+
+impl AxisPad {
+    /// True when this axis is left untouched.
+    ///
+    /// ```
+    /// assert!(padkit::AxisPad::default().is_identity());
+    /// ```
+    pub fn is_identity(&self) -> bool {
+        self.begin == 0 && self.end == 0 && self.interior == 0
+    }
+}
+
+impl PadSpec {
+    /// A constant-mode spec over all axes with the given pads.
+    ///
+    /// ```
+    /// let spec = padkit::PadSpec::new(vec![1, 2]);
+    /// assert_eq!(spec.mode, padkit::PadMode::Constant);
+    /// ```
+    pub fn new(pads: Vec<i64>) -> Self {
+        PadSpec {
+            pads,
+            ..PadSpec::default()
+        }
+    }
+
+    /// Sets the mode.
+    ///
+    /// ```
+    /// let spec = padkit::PadSpec::new(vec![1, 1]).with_mode(padkit::PadMode::Edge);
+    /// assert_eq!(spec.mode, padkit::PadMode::Edge);
+    /// ```
+    pub fn with_mode(mut self, mode: PadMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Restricts `pads` to these axes (negative axes count from the back).
+    ///
+    /// ```
+    /// let spec = padkit::PadSpec::new(vec![1, 1]).with_axes(vec![-1]);
+    /// assert_eq!(spec.axes, Some(vec![-1]));
+    /// ```
+    pub fn with_axes(mut self, axes: Vec<i64>) -> Self {
+        self.axes = Some(axes);
+        self
+    }
+
+    /// Sets interior padding, one value per padded axis.
+    ///
+    /// ```
+    /// let spec = padkit::PadSpec::new(vec![0, 0]).with_interior(vec![1]);
+    /// assert_eq!(padkit::pad(&[1, 2, 3], &[3], &spec, 9).unwrap().1, vec![1, 9, 2, 9, 3]);
+    /// ```
+    pub fn with_interior(mut self, interior: Vec<i64>) -> Self {
+        self.interior = Some(interior);
+        self
+    }
+
+    /// Refuses outputs larger than `bytes`.
+    ///
+    /// ```
+    /// let spec = padkit::PadSpec::new(vec![0, 1000]).with_max_output_bytes(64);
+    /// assert!(padkit::pad(&[1.0f32], &[1], &spec, 0.0).is_err());
+    /// ```
+    pub fn with_max_output_bytes(mut self, bytes: u64) -> Self {
+        self.max_output_bytes = Some(bytes);
+        self
+    }
+
+    /// Normalises the spec for a tensor of rank `rank`: one [`AxisPad`] per axis.
+    ///
+    /// Checks the rules that need no extents: pads length, axes range and repeats,
+    /// interior length, sign and mode.
+    ///
+    /// ```
+    /// use padkit::PadSpec;
+    /// let err = PadSpec::new(vec![1, 1]).with_axes(vec![0, -2]).resolve(2).unwrap_err();
+    /// assert_eq!(err.to_string(), "axes: axis -2 names axis 0, which is already listed");
+    /// ```
+    pub fn resolve(&self, rank: usize) -> Result<Vec<AxisPad>> {
+        let axes: Vec<usize> = match &self.axes {
+            None => (0..rank).collect(),
+            Some(axes) => normalize_axes(axes, rank)?,
+        };
+        let n = axes.len();
+        if self.pads.len() != 2 * n {
+            return Err(PadError::PadsLength {
+                got: self.pads.len(),
+                axes: n,
+                expected: 2 * n,
+            });
+        }
+        if let Some(interior) = &self.interior
+            && interior.len() != n
+        {
+            return Err(PadError::InteriorLength {
+                got: interior.len(),
+                expected: n,
+            });
+        }
+        let mut out = vec![AxisPad::default(); rank];
+        for (i, &axis) in axes.iter().enumerate() {
+            let interior = self.interior.as_ref().map_or(0, |r| r[i]);
+            if interior < 0 {
+                return Err(PadError::NegativeInterior { axis, interior });
+            }
+            if interior > 0 && self.mode != PadMode::Constant {
+                return Err(PadError::InteriorMode {
+                    axis,
+                    mode: self.mode,
+                    interior: interior as usize,
+                });
+            }
+            out[axis] = AxisPad {
+                begin: self.pads[i],
+                end: self.pads[n + i],
+                interior,
+            };
+        }
+        Ok(out)
+    }
+}
+
+/// Maps axes in `[-rank, rank-1]` to `[0, rank-1]`, refusing repeats.
+///
+/// ```
+/// assert_eq!(padkit::normalize_axes(&[-1, 0], 3).unwrap(), vec![2, 0]);
+/// assert!(padkit::normalize_axes(&[3], 3).is_err());
+/// ```
+pub fn normalize_axes(axes: &[i64], rank: usize) -> Result<Vec<usize>> {
+    let r = rank as i64;
+    let mut seen = vec![false; rank];
+    axes.iter()
+        .map(|&axis| {
+            let a = if axis < 0 { axis + r } else { axis };
+            if !(0..r).contains(&a) {
+                return Err(PadError::AxisOutOfRange { axis, rank });
+            }
+            let a = a as usize;
+            if std::mem::replace(&mut seen[a], true) {
+                return Err(PadError::DuplicateAxis {
+                    axis,
+                    normalized: a,
+                });
+            }
+            Ok(a)
+        })
+        .collect()
+}

@@ -1,0 +1,275 @@
+//! A dynamically typed tensor (element type tag + bytes or strings) that adapters
+//! dispatch on, and its pad and adjoint.
+
+use crate::packed::{pack, unpack};
+use crate::{DType, Element, Layout, PadError, PadSpec, Result, pad};
+
+/// The storage of a [`Tensor`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Data {
+    /// Little-endian element bytes (packed for the sub-byte types).
+    Bytes(Vec<u8>),
+    /// One string per element.
+    Strings(Vec<String>),
+}
+
+/// A tensor of any ONNX element type: dtype, shape and row-major data.
+///
+/// ```
+/// use padkit::{Tensor, DType, PadSpec, pad_tensor};
+/// let x = Tensor::from_slice(&[2], &[1i32, 2]).unwrap();
+/// let y = pad_tensor(&x, &PadSpec::new(vec![1, 0]), Some(&Tensor::scalar(7i32))).unwrap();
+/// assert_eq!(y.shape(), &[3]);
+/// assert_eq!(y.to_vec::<i32>().unwrap(), vec![7, 1, 2]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Tensor {
+    dtype: DType,
+    shape: Vec<usize>,
+    data: Data,
+}
+
+impl Tensor {
+    /// A tensor from its parts; the data must match the shape and type exactly.
+    ///
+    /// ```
+    /// use padkit::{Tensor, DType, Data};
+    /// // three int4 values take two bytes
+    /// assert!(Tensor::new(DType::Int4, vec![3], Data::Bytes(vec![0x21, 0x03])).is_ok());
+    /// assert!(Tensor::new(DType::Int4, vec![3], Data::Bytes(vec![0x21])).is_err());
+    /// ```
+    pub fn new(dtype: DType, shape: Vec<usize>, data: Data) -> Result<Tensor> {
+        let elements = checked_len(&shape)?;
+        let (expected, got) = match (&data, dtype.layout()) {
+            (Data::Strings(s), Layout::Strings) => (elements, s.len()),
+            (Data::Bytes(b), Layout::Bytes(_) | Layout::Packed(_)) => {
+                (dtype.storage_bytes(elements).unwrap_or(usize::MAX), b.len())
+            }
+            _ => return Err(PadError::WrongStorage { dtype }),
+        };
+        if expected != got {
+            return Err(PadError::DataLength {
+                what: "tensor data",
+                shape,
+                expected,
+                got,
+            });
+        }
+        Ok(Tensor { dtype, shape, data })
+    }
+
+    /// A tensor of a fixed-size Rust element type.
+    ///
+    /// ```
+    /// let t = padkit::Tensor::from_slice(&[2, 1], &[1.5f64, 2.5]).unwrap();
+    /// assert_eq!(t.dtype(), padkit::DType::Float64);
+    /// ```
+    pub fn from_slice<T: Element>(shape: &[usize], values: &[T]) -> Result<Tensor> {
+        let bytes = bytemuck::cast_slice::<T, u8>(values).to_vec();
+        Tensor::new(T::DTYPE, shape.to_vec(), Data::Bytes(bytes))
+    }
+
+    /// A string tensor.
+    ///
+    /// ```
+    /// let t = padkit::Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
+    /// assert_eq!(t.len(), 2);
+    /// ```
+    pub fn from_strings(shape: &[usize], values: Vec<String>) -> Result<Tensor> {
+        Tensor::new(DType::String, shape.to_vec(), Data::Strings(values))
+    }
+
+    /// A rank-0 tensor holding `value`.
+    ///
+    /// ```
+    /// assert_eq!(padkit::Tensor::scalar(3u8).shape(), &[] as &[usize]);
+    /// ```
+    pub fn scalar<T: Element>(value: T) -> Tensor {
+        Tensor {
+            dtype: T::DTYPE,
+            shape: vec![],
+            data: Data::Bytes(bytemuck::bytes_of(&value).to_vec()),
+        }
+    }
+
+    /// The rank-0 zero of `dtype`: all-zero bits, `false`, or `""`.
+    ///
+    /// ```
+    /// use padkit::{Tensor, DType, Data};
+    /// assert_eq!(Tensor::zero(DType::String).data(), &Data::Strings(vec![String::new()]));
+    /// ```
+    pub fn zero(dtype: DType) -> Tensor {
+        let data = match dtype.layout() {
+            Layout::Strings => Data::Strings(vec![String::new()]),
+            Layout::Bytes(w) => Data::Bytes(vec![0; w]),
+            Layout::Packed(_) => Data::Bytes(vec![0]),
+        };
+        Tensor {
+            dtype,
+            shape: vec![],
+            data,
+        }
+    }
+
+    /// The element type.
+    ///
+    /// ```
+    /// assert_eq!(padkit::Tensor::scalar(1i8).dtype(), padkit::DType::Int8);
+    /// ```
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The shape.
+    ///
+    /// ```
+    /// assert_eq!(padkit::Tensor::from_slice(&[1, 2], &[0u16, 1]).unwrap().shape(), &[1, 2]);
+    /// ```
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The storage.
+    ///
+    /// ```
+    /// use padkit::{Tensor, Data};
+    /// assert_eq!(Tensor::scalar(1u8).data(), &Data::Bytes(vec![1]));
+    /// ```
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+
+    /// Number of elements.
+    ///
+    /// ```
+    /// assert_eq!(padkit::Tensor::from_slice(&[2, 3], &[0u8; 6]).unwrap().len(), 6);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// True when the tensor has no element.
+    ///
+    /// ```
+    /// assert!(padkit::Tensor::from_slice::<u8>(&[0, 3], &[]).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The elements as `T`, which must be the tensor's type.
+    ///
+    /// ```
+    /// let t = padkit::Tensor::from_slice(&[2], &[1i64, 2]).unwrap();
+    /// assert_eq!(t.to_vec::<i64>().unwrap(), vec![1, 2]);
+    /// assert!(t.to_vec::<f64>().is_err());
+    /// ```
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        match &self.data {
+            Data::Bytes(b) if T::DTYPE == self.dtype => Ok(bytemuck::pod_collect_to_vec(b)),
+            _ => Err(PadError::WrongType {
+                requested: T::DTYPE,
+                actual: self.dtype,
+            }),
+        }
+    }
+
+    /// One code per element (`0..2^bits`) of a packed sub-byte tensor, `None` for the other
+    /// layouts.
+    ///
+    /// ```
+    /// use padkit::{Tensor, DType, Data};
+    /// let t = Tensor::new(DType::UInt4, vec![3], Data::Bytes(vec![0x21, 0x03])).unwrap();
+    /// assert_eq!(t.unpacked_codes(), Some(vec![1, 2, 3]));
+    /// ```
+    pub fn unpacked_codes(&self) -> Option<Vec<u8>> {
+        match (&self.data, self.dtype.layout()) {
+            (Data::Bytes(b), Layout::Packed(bits)) => Some(unpack(b, bits, self.len())),
+            _ => None,
+        }
+    }
+}
+
+fn checked_len(shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| PadError::TooLarge {
+            shape: shape.to_vec(),
+            bytes: u128::MAX,
+            limit: isize::MAX as u128,
+        })
+}
+
+/// Pads a tensor of any ONNX element type. `value` (constant mode) must be a one-element
+/// tensor of the same type; `None` means the type's zero.
+///
+/// Every fixed-size type runs the one generic kernel on its byte width; packed sub-byte
+/// types are unpacked to one code per byte, padded and repacked; strings are cloned.
+///
+/// ```
+/// use padkit::{Tensor, DType, Data, PadSpec, PadMode, pad_tensor};
+/// let x = Tensor::new(DType::Int4, vec![3], Data::Bytes(vec![0x21, 0x03])).unwrap();
+/// let spec = PadSpec::new(vec![1, 1]).with_mode(PadMode::Edge);
+/// let y = pad_tensor(&x, &spec, None).unwrap();
+/// assert_eq!(y.unpacked_codes(), Some(vec![1, 1, 2, 3, 3]));
+/// ```
+pub fn pad_tensor(input: &Tensor, spec: &PadSpec, value: Option<&Tensor>) -> Result<Tensor> {
+    let zero;
+    let value = match value {
+        Some(v) => v,
+        None => {
+            zero = Tensor::zero(input.dtype);
+            &zero
+        }
+    };
+    if value.dtype != input.dtype {
+        return Err(PadError::ValueType {
+            expected: input.dtype,
+            got: value.dtype,
+        });
+    }
+    if value.len() != 1 {
+        return Err(PadError::ValueNotScalar {
+            elements: value.len(),
+        });
+    }
+    let shape = &input.shape;
+    let (out_shape, data) = match (&input.data, &value.data, input.dtype.layout()) {
+        (Data::Strings(x), Data::Strings(v), _) => {
+            let (s, out) = pad(x, shape, spec, v[0].clone())?;
+            (s, Data::Strings(out))
+        }
+        (Data::Bytes(x), Data::Bytes(v), Layout::Packed(bits)) => {
+            let codes = unpack(x, bits, input.len());
+            let fill = unpack(v, bits, 1)[0];
+            let (s, out) = pad(&codes, shape, spec, fill)?;
+            (s, Data::Bytes(pack(&out, bits)))
+        }
+        (Data::Bytes(x), Data::Bytes(v), Layout::Bytes(w)) => {
+            let (s, out) = match w {
+                1 => pad_width::<1>(x, shape, spec, v)?,
+                2 => pad_width::<2>(x, shape, spec, v)?,
+                4 => pad_width::<4>(x, shape, spec, v)?,
+                8 => pad_width::<8>(x, shape, spec, v)?,
+                _ => pad_width::<16>(x, shape, spec, v)?,
+            };
+            (s, Data::Bytes(out))
+        }
+        _ => unreachable!("Tensor::new keeps data and layout consistent"),
+    };
+    Tensor::new(input.dtype, out_shape, data)
+}
+
+/// The byte-width kernel: elements as `[u8; N]`.
+fn pad_width<const N: usize>(
+    bytes: &[u8],
+    shape: &[usize],
+    spec: &PadSpec,
+    value: &[u8],
+) -> Result<(Vec<usize>, Vec<u8>)> {
+    let (elements, _) = bytes.as_chunks::<N>();
+    let (fill, _) = value.as_chunks::<N>();
+    let (s, out) = pad(elements, shape, spec, fill[0])?;
+    Ok((s, out.into_flattened()))
+}

@@ -1,0 +1,227 @@
+//! Property tests: the kernels against the naive reference in `common`.
+
+mod common;
+
+use common::{ErrClass, Mode, class_of, reference};
+use padkit::{DType, Data, PadMode, PadSpec, Tensor, pad, pad_tensor};
+use proptest::prelude::*;
+
+/// Largest output the properties allow, in elements.
+const LIMIT: usize = 1 << 16;
+
+#[derive(Debug, Clone)]
+struct Case {
+    shape: Vec<usize>,
+    pads: Vec<i64>,
+    axes: Option<Vec<i64>>,
+    interior: Option<Vec<i64>>,
+    mode: PadMode,
+}
+
+impl Case {
+    fn spec(&self, element_bytes: usize) -> PadSpec {
+        PadSpec {
+            pads: self.pads.clone(),
+            axes: self.axes.clone(),
+            interior: self.interior.clone(),
+            mode: self.mode,
+            max_output_bytes: Some((LIMIT * element_bytes) as u64),
+        }
+    }
+
+    fn reference<T: Clone>(&self, input: &[T], value: T) -> Result<(Vec<usize>, Vec<T>), ErrClass> {
+        reference(
+            input,
+            &self.shape,
+            &self.pads,
+            self.axes.as_deref(),
+            self.interior.as_deref(),
+            Mode::of(self.mode),
+            value,
+            LIMIT,
+        )
+    }
+}
+
+fn mode() -> impl Strategy<Value = PadMode> {
+    prop::sample::select(PadMode::ALL.to_vec())
+}
+
+/// Valid-looking cases: random axes subsets (negative too), pads −9..12, interior 0–3
+/// for constant mode; a few malformed ones come from the `invalid` strategy below.
+fn case() -> impl Strategy<Value = Case> {
+    (0usize..=6)
+        .prop_flat_map(|rank| {
+            (
+                prop::collection::vec(0usize..=7, rank),
+                mode(),
+                any::<bool>(),
+            )
+        })
+        .prop_flat_map(|(shape, mode, use_axes)| {
+            let rank = shape.len();
+            let axes = if use_axes && rank > 0 {
+                prop::sample::subsequence((0..rank).collect::<Vec<_>>(), 0..=rank)
+                    .prop_flat_map(move |ax| {
+                        let n = ax.len();
+                        (Just(ax), prop::collection::vec(any::<bool>(), n))
+                    })
+                    .prop_map(move |(ax, neg)| {
+                        let v: Vec<i64> = ax
+                            .iter()
+                            .zip(neg)
+                            .map(|(&a, n)| if n { a as i64 - rank as i64 } else { a as i64 })
+                            .collect();
+                        Some(v)
+                    })
+                    .boxed()
+            } else {
+                Just(None).boxed()
+            };
+            (Just(shape), Just(mode), axes)
+        })
+        .prop_flat_map(|(shape, mode, axes)| {
+            let n = axes.as_ref().map_or(shape.len(), Vec::len);
+            let interior = if mode == PadMode::Constant {
+                prop::option::of(prop::collection::vec(0i64..=3, n)).boxed()
+            } else {
+                Just(None).boxed()
+            };
+            (
+                Just(shape),
+                Just(mode),
+                Just(axes),
+                prop::collection::vec(-9i64..=12, 2 * n),
+                interior,
+            )
+        })
+        .prop_map(|(shape, mode, axes, pads, interior)| Case {
+            shape,
+            pads,
+            axes,
+            interior,
+            mode,
+        })
+}
+
+/// Malformed specs: wrong lengths, bad axes, negative interior, interior outside constant.
+fn invalid() -> impl Strategy<Value = Case> {
+    (
+        prop::collection::vec(0usize..=4, 0..=4),
+        mode(),
+        prop::collection::vec(-9i64..=12, 0..=9),
+        prop::option::of(prop::collection::vec(-6i64..=6, 0..=4)),
+        prop::option::of(prop::collection::vec(-2i64..=3, 0..=4)),
+    )
+        .prop_map(|(shape, mode, pads, axes, interior)| Case {
+            shape,
+            pads,
+            axes,
+            interior,
+            mode,
+        })
+}
+
+/// Distinct values per input element, so every misplaced copy shows.
+fn iota(n: usize) -> Vec<u32> {
+    (1..=n as u32).collect()
+}
+
+fn check<T>(case: &Case, input: Vec<T>, value: T) -> Result<(), TestCaseError>
+where
+    T: Clone + Send + Sync + PartialEq + std::fmt::Debug,
+{
+    let want = case.reference(&input, value.clone());
+    let got = pad(&input, &case.shape, &case.spec(size_of::<T>()), value);
+    match (got, want) {
+        (Ok(g), Ok(w)) => prop_assert_eq!(g, w),
+        (Err(g), Err(w)) => prop_assert_eq!(class_of(&g), w, "{}", g),
+        (g, w) => prop_assert!(
+            false,
+            "kernel {:?} but reference {:?}",
+            g.map(|x| x.0),
+            w.map(|x| x.0)
+        ),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(768))]
+
+    #[test]
+    fn u8_matches_reference(case in case()) {
+        let n = case.shape.iter().product();
+        check(&case, iota(n).into_iter().map(|v| v as u8).collect(), 0xEE)?;
+    }
+
+    #[test]
+    fn u32_matches_reference(case in case()) {
+        let n = case.shape.iter().product();
+        check(&case, iota(n), 0xDEAD_BEEF)?;
+    }
+
+    #[test]
+    fn complex128_width_matches_reference(case in case()) {
+        let n = case.shape.iter().product();
+        let input = iota(n).into_iter().map(|v| [v as u64, !(v as u64)]).collect();
+        check(&case, input, [7, 9])?;
+    }
+
+    #[test]
+    fn strings_match_reference(case in case()) {
+        let n = case.shape.iter().product();
+        check(&case, iota(n).into_iter().map(|v| v.to_string()).collect(), "pad".to_string())?;
+    }
+
+    #[test]
+    fn invalid_specs_give_the_reference_error(case in invalid()) {
+        let n = case.shape.iter().product();
+        check(&case, iota(n), 0)?;
+    }
+
+    /// The dynamic tensor: every byte width through the one byte-width kernel.
+    #[test]
+    fn tensor_widths_match_reference(case in case(), width in prop::sample::select(vec![1usize, 2, 4, 8, 16])) {
+        let dtype = *DType::ALL.iter().find(|d| d.layout() == padkit::Layout::Bytes(width)).unwrap();
+        let n: usize = case.shape.iter().product();
+        let elems: Vec<Vec<u8>> = iota(n)
+            .into_iter()
+            .map(|v| (0..width).map(|i| (v >> (8 * (i % 4))) as u8 ^ i as u8).collect())
+            .collect();
+        let value = vec![0xA5u8; width];
+        let x = Tensor::new(dtype, case.shape.clone(), Data::Bytes(elems.concat())).unwrap();
+        let v = Tensor::new(dtype, vec![], Data::Bytes(value.clone())).unwrap();
+        let got = pad_tensor(&x, &case.spec(width), Some(&v));
+        match (got, case.reference(&elems, value)) {
+            (Ok(g), Ok((s, w))) => {
+                prop_assert_eq!(g.shape(), &s[..]);
+                prop_assert_eq!(g.data(), &Data::Bytes(w.concat()));
+            }
+            (Err(g), Err(w)) => prop_assert_eq!(class_of(&g), w),
+            (g, w) => prop_assert!(false, "kernel {:?} but reference {:?}", g.is_ok(), w.is_ok()),
+        }
+    }
+
+    /// Packed 4-bit and 2-bit types: unpacked codes against the reference.
+    #[test]
+    fn packed_types_match_reference(case in case(), dtype in prop::sample::select(vec![DType::Int4, DType::UInt4, DType::Float4E2M1, DType::Int2, DType::UInt2])) {
+        let bits = match dtype.layout() { padkit::Layout::Packed(b) => b, _ => unreachable!() };
+        let n: usize = case.shape.iter().product();
+        let codes: Vec<u8> = iota(n).into_iter().map(|v| (v % (1 << bits)) as u8).collect();
+        let per = 8 / bits as usize;
+        let bytes: Vec<u8> = codes.chunks(per).map(|c| c.iter().enumerate().fold(0u8, |a, (i, &v)| a | (v << (i as u32 * bits)))).collect();
+        let x = Tensor::new(dtype, case.shape.clone(), Data::Bytes(bytes)).unwrap();
+        let fill = (1u8 << bits) - 1;
+        let v = Tensor::new(dtype, vec![], Data::Bytes(vec![fill])).unwrap();
+        let got = pad_tensor(&x, &case.spec(1), Some(&v));
+        match (got, case.reference(&codes, fill)) {
+            (Ok(g), Ok((s, w))) => {
+                prop_assert_eq!(g.shape(), &s[..]);
+                prop_assert_eq!(g.unpacked_codes().unwrap(), w);
+            }
+            (Err(g), Err(w)) => prop_assert_eq!(class_of(&g), w),
+            (g, w) => prop_assert!(false, "kernel {:?} but reference {:?}", g.is_ok(), w.is_ok()),
+        }
+    }
+}
