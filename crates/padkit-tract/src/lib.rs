@@ -1,1 +1,55 @@
-//! placeholder
+//! # padkit-tract: the full ONNX Pad in tract
+//!
+//! Replaces tract-onnx's `Pad` builder with padkit's: every opset (1, 2, 11, 13, 18, 19,
+//! 21, 23, 24, 25), every mode (constant, reflect, edge, wrap), negative pads, `axes`
+//! (negative too), pads/value/axes as constants, folded symbolic expressions or true
+//! runtime inputs, and every element type tract can hold (bool, ints, f16, f32, f64,
+//! string). A zero-constant Pad feeding a Conv is lowered to tract-core's `Pad` so that
+//! the Conv absorbs it; every other Pad runs padkit's kernel.
+//!
+//! ```no_run
+//! use tract_onnx::prelude::*;
+//! let model = padkit_tract::onnx() // the one line that changes
+//!     .model_for_path("model.onnx")?
+//!     .into_optimized()?
+//!     .into_runnable()?;
+//! # Ok::<(), TractError>(())
+//! ```
+
+mod dim;
+mod expansion;
+mod loader;
+pub mod model;
+mod op;
+pub mod proto;
+
+pub use dim::SymDim;
+pub use expansion::OnnxPad;
+pub use loader::pad_builder;
+pub use op::{Operand, PadkitPad};
+
+use tract_onnx::model::OnnxOpRegister;
+
+/// tract-onnx's framework with padkit's Pad in its op register.
+///
+/// ```
+/// let onnx = padkit_tract::onnx();
+/// assert!(onnx.op_register.0.contains_key("Pad"));
+/// ```
+pub fn onnx() -> tract_onnx::Onnx {
+    let mut onnx = tract_onnx::onnx();
+    register(&mut onnx.op_register);
+    onnx
+}
+
+/// Puts padkit's Pad into an op register (replacing tract's own), for users who assemble
+/// their own framework.
+///
+/// ```
+/// let mut onnx = tract_onnx::onnx();
+/// padkit_tract::register(&mut onnx.op_register);
+/// assert!(onnx.op_register.0.contains_key("Pad"));
+/// ```
+pub fn register(register: &mut OnnxOpRegister) {
+    register.insert("Pad", pad_builder);
+}

@@ -7,6 +7,7 @@
 use rayon::prelude::*;
 
 use crate::axis_map::Run;
+use crate::plan::FILL;
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Blocks at least this large are split across rayon's threads.
@@ -118,17 +119,20 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
     /// Writes the block of merged axis `ax` whose input starts at `in_off` into `out`.
     fn axis(&self, ax: usize, in_off: usize, out: &mut [T]) {
         let last = ax + 1 == self.plan.maps.len();
+        let (ib, ob) = (self.plan.in_block[ax], self.plan.out_block[ax]);
         if last && let Some(program) = &self.plan.tiny_row {
-            return self.tiny_row(program, in_off, out);
+            return self.tiny_rows(program, in_off, out);
         }
         let map = &self.plan.maps[ax];
-        let (ib, ob) = (self.plan.in_block[ax], self.plan.out_block[ax]);
         if let Some(c) = map.center {
             let dst = &mut out[c.out * ob..(c.out + c.len) * ob];
             let src_off = in_off + c.src * ib;
+            let rows_are_tiny = ax + 2 == self.plan.maps.len() && self.plan.tiny_row.is_some();
             if last {
                 copy(dst, &self.input[src_off..src_off + c.len * ib]);
-            } else if dst.len() * size_of::<T>() >= PARALLEL_BYTES && c.len > 1 {
+            } else if let (true, Some(program)) = (rows_are_tiny, &self.plan.tiny_row) {
+                self.tiny_rows(program, src_off, dst);
+            } else if size_of_val(dst) >= PARALLEL_BYTES && c.len > 1 {
                 dst.par_chunks_mut(ob)
                     .enumerate()
                     .for_each(|(t, blk)| self.axis(ax + 1, src_off + t * ib, blk));
@@ -168,14 +172,26 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         }
     }
 
-    /// A short output row, element by element from its precomputed program.
-    fn tiny_row(&self, program: &[Option<u32>], in_off: usize, out: &mut [T]) {
-        let row_in = &self.input[in_off..];
-        for (o, ix) in out.iter_mut().zip(program) {
-            *o = match ix {
-                Some(i) => row_in[*i as usize].clone(),
-                None => self.value.clone(),
-            };
+    /// Consecutive short output rows (each `program.len()` long, each reading one input
+    /// row), element by element from the row program, in one loop.
+    fn tiny_rows(&self, program: &[u32], in_off: usize, out: &mut [T]) {
+        let in_row = self.plan.in_row;
+        if in_row == 0 {
+            return out.fill(self.value.clone()); // rows of an empty input are all fill
+        }
+        let rows = out.len() / program.len();
+        let input = &self.input[in_off..in_off + rows * in_row];
+        for (o, i) in out
+            .chunks_exact_mut(program.len())
+            .zip(input.chunks_exact(in_row))
+        {
+            for (x, &p) in o.iter_mut().zip(program) {
+                *x = if p == FILL {
+                    self.value.clone()
+                } else {
+                    i[p as usize].clone()
+                };
+            }
         }
     }
 }

@@ -42,6 +42,7 @@ pub use plan::Plan;
 pub use shape::{Dim, axis_output, output_shape};
 pub use spec::{AxisPad, PadSpec, normalize_axes};
 pub use tensor::{Data, Tensor, pad_tensor};
+pub mod workload;
 
 // Element types that appear in the public API.
 pub use half;

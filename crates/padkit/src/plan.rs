@@ -7,6 +7,9 @@ use crate::{AxisPad, PadError, PadSpec, Result};
 /// Output rows of at most this many elements take the per-element program path.
 const TINY_ROW: usize = 32;
 
+/// Marks a fill position in a row program.
+pub(crate) const FILL: u32 = u32::MAX;
+
 /// A pad planned for one input shape and element size: validated, with untouched axes
 /// merged, ready to run any number of times.
 ///
@@ -27,8 +30,10 @@ pub struct Plan {
     /// Output elements per index of each merged axis.
     pub(crate) out_block: Vec<usize>,
     /// For short output rows: the input offset (within the row) of every output element
-    /// of a row, `None` for fill.
-    pub(crate) tiny_row: Option<Vec<Option<u32>>>,
+    /// of a row, [`FILL`] for fill.
+    pub(crate) tiny_row: Option<Vec<u32>>,
+    /// Input elements in one row of the last merged axis.
+    pub(crate) in_row: usize,
 }
 
 impl Plan {
@@ -51,6 +56,7 @@ impl Plan {
             in_block: Vec::new(),
             out_block: Vec::new(),
             tiny_row: None,
+            in_row: 0,
         };
         if plan.output_len() > 0 {
             plan.merge_axes(&pads, spec);
@@ -136,12 +142,13 @@ impl Plan {
         self.in_block.reverse();
         self.out_block.reverse();
         let last = self.maps.len() - 1;
+        self.in_row = groups[last].0 * unit;
         let row = self.maps[last].out_len * unit;
         if row <= TINY_ROW {
-            let mut program = vec![None; row];
+            let mut program = vec![FILL; row];
             self.maps[last].for_each_source(|o, s| {
                 for u in 0..unit {
-                    program[o * unit + u] = Some((s * unit + u) as u32);
+                    program[o * unit + u] = (s * unit + u) as u32;
                 }
             });
             self.tiny_row = Some(program);

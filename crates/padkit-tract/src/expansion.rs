@@ -1,0 +1,161 @@
+//! The hir-level Pad: inference rules, and wiring into the typed [`PadkitPad`].
+
+use padkit::PadMode;
+use tract_hir::internal::*;
+
+use crate::op::{Operand, PadkitPad, symbolic_output_shape};
+
+/// ONNX Pad as tract's inference model sees it: where each operand comes from.
+///
+/// `attr_*` are set for opsets below 11; `*_input` are tract input indices (empty ONNX
+/// inputs dropped) of the optional inputs for 11+.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OnnxPad {
+    /// The node's name, for error messages.
+    pub node: String,
+    /// The padding mode.
+    pub mode: PadMode,
+    /// Pads from the `pads`/`paddings` attribute (opsets 1–10).
+    pub attr_pads: Option<Vec<i64>>,
+    /// Bits of the f32 `value` attribute (opsets 1–10).
+    pub attr_value: Option<u32>,
+    /// Input index of `constant_value`.
+    pub value_input: Option<usize>,
+    /// Input index of `axes`.
+    pub axes_input: Option<usize>,
+}
+
+impl OnnxPad {
+    fn arity(&self) -> usize {
+        1 + usize::from(self.attr_pads.is_none())
+            + usize::from(self.value_input.is_some())
+            + usize::from(self.axes_input.is_some())
+    }
+
+    /// Pads known while analysing: the attribute, or input 1's value.
+    fn known_pads(&self, value: Option<&Tensor>) -> TractResult<Option<Vec<TDim>>> {
+        if let Some(p) = &self.attr_pads {
+            return Ok(Some(p.iter().map(|&x| x.to_dim()).collect()));
+        }
+        let Some(t) = value else { return Ok(None) };
+        if t.datum_type() == TDim::datum_type() {
+            return Ok(Some(t.try_as_plain_ram()?.as_slice::<TDim>()?.to_vec()));
+        }
+        // Not through `cast_to::<TDim>`, which truncates large i64 values.
+        let t = t.cast_to::<i64>()?;
+        Ok(Some(
+            t.try_as_plain_ram()?
+                .as_slice::<i64>()?
+                .iter()
+                .map(|&x| x.to_dim())
+                .collect(),
+        ))
+    }
+}
+
+impl Expansion for OnnxPad {
+    fn name(&self) -> StaticName {
+        "Pad".into()
+    }
+
+    fn info(&self) -> TractResult<Vec<String>> {
+        Ok(vec![format!("mode: {}", self.mode)])
+    }
+
+    fn rules<'r, 'p: 'r, 's: 'r>(
+        &'s self,
+        s: &mut Solver<'r>,
+        inputs: &'p [TensorProxy],
+        outputs: &'p [TensorProxy],
+    ) -> InferenceResult {
+        check_input_arity(inputs, self.arity())?;
+        check_output_arity(outputs, 1)?;
+        s.equals(&inputs[0].datum_type, &outputs[0].datum_type)?;
+        s.equals(&inputs[0].rank, &outputs[0].rank)?;
+        if let Some(v) = self.value_input {
+            s.equals(&inputs[v].datum_type, &inputs[0].datum_type)?;
+        }
+        let shape_rule = move |s: &mut Solver<'r>,
+                               shape: TVec<TDim>,
+                               pads: Vec<TDim>,
+                               axes: Option<Vec<i64>>| {
+            let out = symbolic_output_shape(&self.node, &shape, &pads, axes.as_deref(), self.mode)?;
+            for (ix, d) in out.into_iter().enumerate() {
+                s.equals(&outputs[0].shape[ix], d)?;
+            }
+            Ok(())
+        };
+        let axes_value = |t: Arc<Tensor>| -> TractResult<Vec<i64>> {
+            Ok(t.cast_to::<i64>()?
+                .try_as_plain_ram()?
+                .as_slice::<i64>()?
+                .to_vec())
+        };
+        match (self.attr_pads.is_some(), self.axes_input) {
+            (true, _) => s.given(&inputs[0].shape, move |s, shape| {
+                let pads = self.known_pads(None)?.unwrap_or_default();
+                shape_rule(s, shape, pads, None)
+            }),
+            (false, None) => {
+                s.given_2(&inputs[0].shape, &inputs[1].value, move |s, shape, pads| {
+                    let pads = self.known_pads(Some(&pads))?.unwrap_or_default();
+                    shape_rule(s, shape, pads, None)
+                })
+            }
+            (false, Some(a)) => s.given_3(
+                &inputs[0].shape,
+                &inputs[1].value,
+                &inputs[a].value,
+                move |s, shape, pads, axes| {
+                    let pads = self.known_pads(Some(&pads))?.unwrap_or_default();
+                    shape_rule(s, shape, pads, Some(axes_value(axes)?))
+                },
+            ),
+        }
+    }
+
+    fn wire(
+        &self,
+        prefix: &str,
+        model: &mut TypedModel,
+        inputs: &[OutletId],
+    ) -> TractResult<TVec<OutletId>> {
+        let mut wires: TVec<OutletId> = tvec![inputs[0]];
+        let mut operand = |ix: usize, model: &TypedModel| -> TractResult<Operand<Arc<Tensor>>> {
+            Ok(match model.outlet_fact(inputs[ix])?.konst.clone() {
+                Some(k) => Operand::Known(k),
+                None => {
+                    wires.push(inputs[ix]);
+                    Operand::Input(wires.len() - 1)
+                }
+            })
+        };
+        let pads = match &self.attr_pads {
+            Some(p) => Operand::Known(p.iter().map(|&x| x.to_dim()).collect()),
+            None => match operand(1, model)? {
+                Operand::Known(t) => Operand::Known(self.known_pads(Some(&t))?.unwrap_or_default()),
+                Operand::Input(i) => Operand::Input(i),
+            },
+        };
+        let value = match (self.attr_value, self.value_input) {
+            (Some(bits), _) => Operand::Known(Some(rctensor0(f32::from_bits(bits)))),
+            (None, Some(v)) => match operand(v, model)? {
+                Operand::Known(t) => Operand::Known(Some(t)),
+                Operand::Input(i) => Operand::Input(i),
+            },
+            (None, None) => Operand::Known(None),
+        };
+        let axes = match self.axes_input {
+            None => Operand::Known(None),
+            Some(a) => match operand(a, model)? {
+                Operand::Known(t) => {
+                    let t = t.cast_to::<i64>()?;
+                    Operand::Known(Some(t.try_as_plain_ram()?.as_slice::<i64>()?.to_vec()))
+                }
+                Operand::Input(i) => Operand::Input(i),
+            },
+        };
+        let op = PadkitPad::new(&self.node, self.mode, pads, axes, value, model, inputs[0])?;
+        model.wire_node(prefix, op, &wires)
+    }
+}

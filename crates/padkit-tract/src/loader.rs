@@ -1,0 +1,75 @@
+//! Reads an ONNX Pad node for the model's opset.
+
+use padkit::PadMode;
+use tract_hir::internal::*;
+use tract_onnx::model::{ParsingContext, optional_inputs};
+use tract_onnx::pb::NodeProto;
+
+use crate::OnnxPad;
+
+/// The `OpBuilder` for ONNX `Pad`, every opset.
+///
+/// - opset 1: `paddings` and `value` attributes;
+/// - opsets 2–10: `pads` and `value` attributes;
+/// - opset 11+: `pads`, optional `constant_value`, and (18+) optional `axes` inputs;
+///   `mode="wrap"` from 19.
+pub fn pad_builder(
+    ctx: &ParsingContext,
+    node: &NodeProto,
+) -> TractResult<(Box<dyn InferenceOp>, Vec<String>)> {
+    let opset = ctx.onnx_operator_set_version;
+    let mode = parse_mode(node, opset)?;
+    let name = node.name.clone();
+    let op = if opset < 11 {
+        let attr = if opset < 2 { "paddings" } else { "pads" };
+        let pads: Vec<i64> = node.get_attr_opt_vec(attr)?.with_context(|| {
+            format!("Pad node {name:?} (opset {opset}): attribute '{attr}' is missing")
+        })?;
+        let value: f32 = node.get_attr_opt("value")?.unwrap_or(0.0);
+        OnnxPad {
+            node: name,
+            mode,
+            attr_pads: Some(pads),
+            attr_value: Some(value.to_bits()),
+            value_input: None,
+            axes_input: None,
+        }
+    } else {
+        let mut optional = optional_inputs(node).skip(2);
+        let value_input = optional.next().flatten();
+        let axes_input = optional.next().flatten();
+        if axes_input.is_some() && opset < 18 {
+            bail!(
+                "Pad node {name:?}: input 'axes' needs opset 18 or later, the model uses opset {opset}"
+            );
+        }
+        OnnxPad {
+            node: name,
+            mode,
+            attr_pads: None,
+            attr_value: None,
+            value_input,
+            axes_input,
+        }
+    };
+    Ok((expand(op), vec![]))
+}
+
+/// The `mode` attribute, checked against the opset.
+fn parse_mode(node: &NodeProto, opset: i64) -> TractResult<PadMode> {
+    let name = &node.name;
+    let text = node.get_attr_opt::<&str>("mode")?.unwrap_or("constant");
+    let mode = text
+        .parse::<PadMode>()
+        .ok()
+        .filter(|m| *m != PadMode::Symmetric)
+        .with_context(|| {
+            format!("Pad node {name:?}: attribute 'mode' is {text:?}; ONNX Pad knows constant, reflect, edge and (opset 19+) wrap")
+        })?;
+    if mode == PadMode::Wrap && opset < 19 {
+        bail!(
+            "Pad node {name:?}: mode \"wrap\" needs opset 19 or later, the model uses opset {opset}"
+        );
+    }
+    Ok(mode)
+}

@@ -1,0 +1,239 @@
+//! ONNX Pad models built in code, for tests, examples and the CLI's self-check.
+
+use padkit::Tensor;
+use tract_onnx::pb::{
+    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
+    TypeProto, ValueInfoProto, tensor_shape_proto::Dimension, tensor_shape_proto::dimension,
+    type_proto,
+};
+
+use crate::proto::tensor_to_proto;
+
+/// How an operand (pads, value, axes) reaches the Pad node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feed {
+    /// A node attribute (opsets 1–10: `paddings`/`pads`, `value`).
+    Attribute,
+    /// A graph initializer.
+    Initializer,
+    /// A `Constant` node's output.
+    ConstantNode,
+    /// A graph input, fed at run time.
+    Input,
+}
+
+/// One ONNX model holding a single Pad node.
+///
+/// ```
+/// use padkit_tract::model::{Feed, PadModel};
+/// let x = padkit::Tensor::from_slice(&[3], &[1.0f32, 2.0, 3.0]).unwrap();
+/// let m = PadModel::new(19, "wrap", x, vec![1, 1], Feed::Initializer);
+/// assert_eq!(m.proto().opset_import[0].version, 19);
+/// ```
+#[derive(Debug, Clone)]
+pub struct PadModel {
+    /// The default-domain opset.
+    pub opset: i64,
+    /// The `mode` attribute (omitted when `None`).
+    pub mode: Option<String>,
+    /// The data (always graph input `x`).
+    pub data: Tensor,
+    /// Graph-input dims given as symbol names instead of numbers.
+    pub symbolic_dims: Vec<Option<String>>,
+    /// Pads and how they are fed.
+    pub pads: (Vec<i64>, Feed),
+    /// Constant value and how it is fed.
+    pub value: Option<(Tensor, Feed)>,
+    /// Axes and how they are fed.
+    pub axes: Option<(Vec<i64>, Feed)>,
+}
+
+impl PadModel {
+    /// A model with pads fed as `feed` (use [`Feed::Attribute`] below opset 11).
+    pub fn new(opset: i64, mode: &str, data: Tensor, pads: Vec<i64>, feed: Feed) -> PadModel {
+        let rank = data.shape().len();
+        PadModel {
+            opset,
+            mode: Some(mode.to_string()),
+            data,
+            symbolic_dims: vec![None; rank],
+            pads: (pads, feed),
+            value: None,
+            axes: None,
+        }
+    }
+
+    /// Sets the constant value.
+    pub fn with_value(mut self, value: Tensor, feed: Feed) -> PadModel {
+        self.value = Some((value, feed));
+        self
+    }
+
+    /// Sets the axes.
+    pub fn with_axes(mut self, axes: Vec<i64>, feed: Feed) -> PadModel {
+        self.axes = Some((axes, feed));
+        self
+    }
+
+    /// The tensors to feed, in graph-input order (data first).
+    pub fn inputs(&self) -> Vec<Tensor> {
+        let mut v = vec![self.data.clone()];
+        if self.pads.1 == Feed::Input {
+            v.push(ints(&self.pads.0));
+        }
+        if let Some((t, Feed::Input)) = &self.value {
+            v.push(t.clone());
+        }
+        if let Some((a, Feed::Input)) = &self.axes {
+            v.push(ints(a));
+        }
+        v
+    }
+
+    /// The model.
+    pub fn proto(&self) -> ModelProto {
+        let mut g = GraphProto {
+            name: "pad".into(),
+            ..Default::default()
+        };
+        g.input.push(value_info(
+            "x",
+            self.data.dtype().onnx_code(),
+            Some(self.dims()),
+        ));
+        let mut node = NodeProto {
+            name: "the_pad".into(),
+            op_type: "Pad".into(),
+            input: vec!["x".into()],
+            output: vec!["y".into()],
+            ..Default::default()
+        };
+        if let Some(m) = &self.mode {
+            node.attribute.push(AttributeProto {
+                name: "mode".into(),
+                r#type: 3,
+                s: m.as_bytes().to_vec(),
+                ..Default::default()
+            });
+        }
+        let pads_attr = if self.opset < 2 { "paddings" } else { "pads" };
+        self.operand(
+            &mut g,
+            &mut node,
+            pads_attr,
+            "pads",
+            Some(&(ints(&self.pads.0), self.pads.1)),
+        );
+        self.operand(&mut g, &mut node, "value", "value", self.value.as_ref());
+        let axes = self.axes.as_ref().map(|(a, f)| (ints(a), *f));
+        self.operand(&mut g, &mut node, "axes", "axes", axes.as_ref());
+        g.node.push(node);
+        g.output
+            .push(value_info("y", self.data.dtype().onnx_code(), None));
+        ModelProto {
+            ir_version: if self.opset >= 21 { 10 } else { 8 },
+            opset_import: vec![OperatorSetIdProto {
+                domain: String::new(),
+                version: self.opset,
+            }],
+            graph: Some(g),
+            ..Default::default()
+        }
+    }
+
+    fn dims(&self) -> Vec<Dimension> {
+        self.data
+            .shape()
+            .iter()
+            .zip(&self.symbolic_dims)
+            .map(|(&d, s)| Dimension {
+                value: Some(match s {
+                    Some(s) => dimension::Value::DimParam(s.clone()),
+                    None => dimension::Value::DimValue(d as i64),
+                }),
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    /// Adds one operand as attribute, initializer, Constant node or graph input; an
+    /// absent optional input before a present one becomes `""`.
+    fn operand(
+        &self,
+        g: &mut GraphProto,
+        node: &mut NodeProto,
+        attr: &str,
+        name: &str,
+        op: Option<&(Tensor, Feed)>,
+    ) {
+        let Some((t, feed)) = op else {
+            if self.opset >= 11 && name == "value" && self.axes.is_some() {
+                node.input.push(String::new());
+            }
+            return;
+        };
+        match feed {
+            Feed::Attribute if name == "value" => node.attribute.push(AttributeProto {
+                name: attr.into(),
+                r#type: 1,
+                f: t.to_vec::<f32>().map(|v| v[0]).unwrap_or(0.0),
+                ..Default::default()
+            }),
+            Feed::Attribute => node.attribute.push(AttributeProto {
+                name: attr.into(),
+                r#type: 7,
+                ints: t.to_vec::<i64>().unwrap_or_default(),
+                ..Default::default()
+            }),
+            Feed::Initializer => {
+                g.initializer.push(tensor_to_proto(t, name));
+                node.input.push(name.into());
+            }
+            Feed::ConstantNode => {
+                g.node.push(NodeProto {
+                    name: format!("{name}_const"),
+                    op_type: "Constant".into(),
+                    output: vec![name.into()],
+                    attribute: vec![AttributeProto {
+                        name: "value".into(),
+                        r#type: 4,
+                        t: Some(tensor_to_proto(t, name)),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                });
+                node.input.push(name.into());
+            }
+            Feed::Input => {
+                let dims = t.shape().iter().map(|&d| Dimension {
+                    value: Some(dimension::Value::DimValue(d as i64)),
+                    ..Default::default()
+                });
+                g.input.push(value_info(
+                    name,
+                    t.dtype().onnx_code(),
+                    Some(dims.collect()),
+                ));
+                node.input.push(name.into());
+            }
+        }
+    }
+}
+
+fn ints(v: &[i64]) -> Tensor {
+    Tensor::from_slice(&[v.len()], v).unwrap_or_else(|_| Tensor::scalar(0i64))
+}
+
+fn value_info(name: &str, elem_type: i32, dims: Option<Vec<Dimension>>) -> ValueInfoProto {
+    ValueInfoProto {
+        name: name.into(),
+        r#type: Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type,
+                shape: dims.map(|dim| TensorShapeProto { dim }),
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}

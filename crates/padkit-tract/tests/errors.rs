@@ -1,0 +1,144 @@
+//! Malformed Pad nodes give errors naming the node, the input and the numbers.
+
+use padkit::Tensor;
+use padkit_tract::model::{Feed, PadModel};
+use tract_onnx::prelude::*;
+
+fn error(m: PadModel) -> String {
+    let res = padkit_tract::onnx()
+        .model_for_proto_model(&m.proto())
+        .and_then(|m| m.into_optimized())
+        .and_then(|m| m.into_runnable())
+        .and_then(|p| {
+            let inputs = m
+                .inputs()
+                .iter()
+                .map(|t| Ok(padkit_tract::proto::to_tract(t)?.into_tvalue()))
+                .collect::<TractResult<TVec<_>>>()?;
+            p.run(inputs)
+        });
+    format!("{:#}", res.unwrap_err())
+}
+
+fn x() -> Tensor {
+    Tensor::from_slice(&[2, 3], &[1.0f32; 6]).unwrap()
+}
+
+#[test]
+fn wrong_pads_length() {
+    let e = error(PadModel::new(
+        13,
+        "constant",
+        x(),
+        vec![1, 1, 1],
+        Feed::Initializer,
+    ));
+    assert!(
+        e.contains("Pad node \"the_pad\": pads has 3 values but 2 axes are padded"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_axes() {
+    let e = error(
+        PadModel::new(18, "constant", x(), vec![1, 1], Feed::Initializer)
+            .with_axes(vec![2], Feed::Initializer),
+    );
+    assert!(
+        e.contains("Pad node \"the_pad\": axes: axis 2 is out of range for a tensor of rank 2"),
+        "{e}"
+    );
+}
+
+#[test]
+fn negative_output_size() {
+    let e = error(PadModel::new(
+        13,
+        "constant",
+        x(),
+        vec![0, -2, 0, -2],
+        Feed::Initializer,
+    ));
+    assert!(
+        e.contains(
+            "Pad node \"the_pad\": axis 1: output extent would be -1 (extent 3, begin -2, end -2"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn runtime_negative_output_size() {
+    let e = error(PadModel::new(
+        13,
+        "constant",
+        x(),
+        vec![0, -2, 0, -2],
+        Feed::Input,
+    ));
+    assert!(
+        e.contains("Pad node \"the_pad\": axis 1: output extent would be -1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_mode() {
+    let e = error(PadModel::new(
+        13,
+        "circular",
+        x(),
+        vec![1, 1, 1, 1],
+        Feed::Initializer,
+    ));
+    assert!(
+        e.contains("Pad node \"the_pad\": attribute 'mode' is \"circular\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrap_before_opset_19() {
+    let e = error(PadModel::new(
+        18,
+        "wrap",
+        x(),
+        vec![1, 1, 1, 1],
+        Feed::Initializer,
+    ));
+    assert!(
+        e.contains("mode \"wrap\" needs opset 19 or later, the model uses opset 18"),
+        "{e}"
+    );
+}
+
+#[test]
+fn overflowing_pads() {
+    let e = error(PadModel::new(
+        13,
+        "constant",
+        x(),
+        vec![0, i64::MAX, 0, i64::MAX],
+        Feed::Initializer,
+    ));
+    assert!(
+        e.contains("Pad node \"the_pad\": axis 1: output extent overflows"),
+        "{e}"
+    );
+}
+
+#[test]
+fn reflect_crop_past_the_axis() {
+    let e = error(PadModel::new(
+        13,
+        "reflect",
+        x(),
+        vec![0, -4, 0, 1],
+        Feed::Initializer,
+    ));
+    assert!(
+        e.contains("axis 1: mode reflect crops 4 of 3 elements"),
+        "{e}"
+    );
+}

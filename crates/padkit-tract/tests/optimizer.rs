@@ -1,0 +1,104 @@
+//! tract's optimiser keeps its Conv folding, and every remaining Pad runs padkit.
+
+use padkit::Tensor;
+use padkit_tract::model::{Feed, PadModel};
+use tract_onnx::pb::{AttributeProto, NodeProto};
+use tract_onnx::prelude::*;
+use tract_onnx::tract_core::internal::Approximation;
+
+/// Pad(mode) → Conv 3×3 (no padding) on a 1×2×6×6 input.
+fn pad_conv(mode: &str) -> tract_onnx::pb::ModelProto {
+    let x = Tensor::from_slice(&[1, 2, 6, 6], &[0.5f32; 72]).unwrap();
+    let mut proto =
+        PadModel::new(13, mode, x, vec![0, 0, 1, 1, 0, 0, 1, 1], Feed::Initializer).proto();
+    let g = proto.graph.as_mut().unwrap();
+    let w = Tensor::from_slice(
+        &[4, 2, 3, 3],
+        &(0..72).map(|i| i as f32 * 0.01).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    g.initializer
+        .push(padkit_tract::proto::tensor_to_proto(&w, "w"));
+    g.node.push(NodeProto {
+        name: "conv".into(),
+        op_type: "Conv".into(),
+        input: vec!["y".into(), "w".into()],
+        output: vec!["z".into()],
+        attribute: vec![AttributeProto {
+            name: "kernel_shape".into(),
+            r#type: 7,
+            ints: vec![3, 3],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    g.output[0].name = "z".into();
+    proto
+}
+
+fn optimized(mode: &str) -> TypedModel {
+    padkit_tract::onnx()
+        .model_for_proto_model(&pad_conv(mode))
+        .unwrap()
+        .into_optimized()
+        .unwrap()
+}
+
+fn names(m: &TypedModel) -> Vec<String> {
+    m.nodes().iter().map(|n| n.op.name().to_string()).collect()
+}
+
+#[test]
+fn zero_constant_pad_folds_into_conv() {
+    let load = |onnx: tract_onnx::Onnx| onnx.model_for_proto_model(&pad_conv("constant")).unwrap();
+    // Declutter folds the Pad into the Conv's padding: no Pad node is left.
+    let decluttered = load(padkit_tract::onnx())
+        .into_typed()
+        .unwrap()
+        .into_decluttered()
+        .unwrap();
+    let ops = names(&decluttered);
+    assert!(!ops.iter().any(|n| n.contains("Pad")), "{ops:?}");
+    assert_eq!(ops.len(), 4, "{ops:?}"); // Source, two Consts, Conv
+    // The optimised graph is exactly stock tract's (whose lazy-im2col codegen re-emits
+    // its own internal pad for this shape).
+    let stock = load(tract_onnx::onnx()).into_optimized().unwrap();
+    assert_eq!(
+        names(&load(padkit_tract::onnx()).into_optimized().unwrap()),
+        names(&stock)
+    );
+}
+
+#[test]
+fn reflect_pad_before_conv_runs_padkit() {
+    let ours = optimized("reflect");
+    let ops = names(&ours);
+    assert_eq!(
+        ops.iter().filter(|n| *n == "PadkitPad").count(),
+        1,
+        "{ops:?}"
+    );
+    assert!(!ops.iter().any(|n| n == "Pad"), "{ops:?}");
+    // and it computes what stock tract computes for this legal reflect
+    let stock = tract_onnx::onnx()
+        .model_for_proto_model(&pad_conv("reflect"))
+        .unwrap()
+        .into_optimized()
+        .unwrap();
+    let x = tract_ndarray::ArrayD::from_shape_fn(vec![1, 2, 6, 6], |i| {
+        (i[2] * 6 + i[3] + i[1] * 36) as f32
+    })
+    .into_tensor();
+    let a = ours
+        .into_runnable()
+        .unwrap()
+        .run(tvec!(x.clone().into_tvalue()))
+        .unwrap();
+    let b = stock
+        .into_runnable()
+        .unwrap()
+        .run(tvec!(x.into_tvalue()))
+        .unwrap();
+    a[0].close_enough(&b[0], Approximation::Approximate)
+        .unwrap();
+}
