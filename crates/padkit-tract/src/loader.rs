@@ -17,10 +17,27 @@ pub fn pad_builder(
     ctx: &ParsingContext,
     node: &NodeProto,
 ) -> TractResult<(Box<dyn InferenceOp>, Vec<String>)> {
-    let opset = ctx.onnx_operator_set_version;
+    Ok((
+        expand(parse_pad_node(node, ctx.onnx_operator_set_version)?),
+        vec![],
+    ))
+}
+
+/// Reads a Pad node's attributes and optional inputs for `opset`.
+///
+/// `value_input` and `axes_input` index the node's non-empty inputs, as tract wires them.
+///
+/// ```
+/// use tract_onnx::pb::NodeProto;
+/// let node = NodeProto { name: "p".into(), op_type: "Pad".into(), input: vec!["x".into(), "pads".into(), "".into(), "axes".into()], ..Default::default() };
+/// let pad = padkit_tract::parse_pad_node(&node, 18).unwrap();
+/// assert_eq!((pad.value_input, pad.axes_input), (None, Some(2)));
+/// assert!(padkit_tract::parse_pad_node(&node, 13).is_err()); // axes need opset 18
+/// ```
+pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
     let mode = parse_mode(node, opset)?;
     let name = node.name.clone();
-    let op = if opset < 11 {
+    Ok(if opset < 11 {
         let attr = if opset < 2 { "paddings" } else { "pads" };
         let pads: Vec<i64> = node.get_attr_opt_vec(attr)?.with_context(|| {
             format!("Pad node {name:?} (opset {opset}): attribute '{attr}' is missing")
@@ -51,8 +68,7 @@ pub fn pad_builder(
             value_input,
             axes_input,
         }
-    };
-    Ok((expand(op), vec![]))
+    })
 }
 
 /// The `mode` attribute, checked against the opset.

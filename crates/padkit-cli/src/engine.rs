@@ -1,0 +1,208 @@
+//! The engines a model runs on: `core` (padkit directly, every ONNX type) and `tract`
+//! (the whole model through `padkit_tract::onnx()`).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail, ensure};
+use padkit::{DType, PadSpec, Tensor};
+use padkit_tract::proto::{from_tract, tensor_from_proto, to_tract};
+use tract_onnx::pb::ModelProto;
+use tract_onnx::prelude::*;
+
+/// Which engine runs a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// The padkit core on the Pad node.
+    Core,
+    /// The whole model through tract with padkit's Pad.
+    Tract,
+}
+
+impl Engine {
+    pub const ALL: [Engine; 2] = [Engine::Core, Engine::Tract];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Core => "core",
+            Engine::Tract => "tract",
+        }
+    }
+}
+
+/// An engine's answer: outputs, or the reason it cannot hold the case.
+pub enum Outcome {
+    Ran(Vec<(String, Tensor)>),
+    Unsupported(String),
+}
+
+/// Runs `model` (read from `path` when given, for external data) on `engine`.
+pub fn run(
+    engine: Engine,
+    model: &ModelProto,
+    path: Option<&Path>,
+    inputs: &[Tensor],
+) -> Result<Outcome> {
+    match engine {
+        Engine::Core => run_core(model, inputs),
+        Engine::Tract => run_tract(model, path, inputs),
+    }
+}
+
+fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
+    let g = model.graph.as_ref().context("the model has no graph")?;
+    let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
+    Ok(g.input
+        .iter()
+        .map(|i| i.name.clone())
+        .filter(|n| !inits.contains(&n.as_str()))
+        .collect())
+}
+
+fn opset(model: &ModelProto) -> i64 {
+    model
+        .opset_import
+        .iter()
+        .find(|o| o.domain.is_empty() || o.domain == "ai.onnx")
+        .map_or(0, |o| o.version)
+}
+
+fn run_tract(model: &ModelProto, path: Option<&Path>, inputs: &[Tensor]) -> Result<Outcome> {
+    let mut feeds = TVec::new();
+    for t in inputs {
+        match to_tract(t) {
+            Ok(t) => feeds.push(t.into_tvalue()),
+            Err(e) => return Ok(Outcome::Unsupported(e.to_string())),
+        }
+    }
+    let onnx = padkit_tract::onnx();
+    let loaded = match path {
+        Some(p) => onnx.model_for_path(p),
+        None => onnx.model_for_proto_model(model),
+    };
+    let plan = loaded
+        .and_then(|m| m.into_optimized())
+        .and_then(|m| m.into_runnable())
+        .map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let outputs = plan.run(feeds).map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let names = model
+        .graph
+        .as_ref()
+        .map(|g| g.output.iter().map(|o| o.name.clone()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let outs = outputs
+        .iter()
+        .zip(names)
+        .map(|(t, n)| Ok((n, from_tract(t).map_err(|e| anyhow::anyhow!("{e:#}"))?)))
+        .collect::<Result<_>>()?;
+    Ok(Outcome::Ran(outs))
+}
+
+/// Evaluates a graph of one Pad node fed by graph inputs, initializers and Constant nodes.
+fn run_core(model: &ModelProto, inputs: &[Tensor]) -> Result<Outcome> {
+    let g = model.graph.as_ref().context("the model has no graph")?;
+    let mut values: HashMap<String, Tensor> = HashMap::new();
+    for t in &g.initializer {
+        values.insert(
+            t.name.clone(),
+            tensor_from_proto(t).map_err(|e| anyhow::anyhow!("{e:#}"))?,
+        );
+    }
+    let names = graph_inputs(model)?;
+    ensure!(
+        names.len() == inputs.len(),
+        "the model has {} graph inputs ({}) but {} were given",
+        names.len(),
+        names.join(", "),
+        inputs.len()
+    );
+    values.extend(names.into_iter().zip(inputs.iter().cloned()));
+    let mut pads_node = None;
+    for node in &g.node {
+        match node.op_type.as_str() {
+            "Constant" => {
+                let t = node
+                    .attribute
+                    .iter()
+                    .find(|a| a.name == "value")
+                    .and_then(|a| a.t.as_ref());
+                let t = t.with_context(|| {
+                    format!("Constant node {:?} has no tensor 'value'", node.name)
+                })?;
+                values.insert(
+                    node.output[0].clone(),
+                    tensor_from_proto(t).map_err(|e| anyhow::anyhow!("{e:#}"))?,
+                );
+            }
+            "Pad" if pads_node.is_none() => pads_node = Some(node),
+            other => bail!(
+                "the core engine evaluates Pad graphs only; node {:?} is a {other}",
+                node.name
+            ),
+        }
+    }
+    let node = pads_node.context("the model has no Pad node")?;
+    let pad =
+        padkit_tract::parse_pad_node(node, opset(model)).map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let given: Vec<&str> = node
+        .input
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let get = |ix: usize| -> Result<&Tensor> {
+        let name = given
+            .get(ix)
+            .with_context(|| format!("Pad node {:?} lacks input {ix}", node.name))?;
+        values.get(*name).with_context(|| {
+            format!(
+                "Pad node {:?}: input {name:?} is not produced by the graph",
+                node.name
+            )
+        })
+    };
+    let ints = |t: &Tensor, what: &str| -> Result<Vec<i64>> {
+        match t.dtype() {
+            DType::Int64 => Ok(t.to_vec::<i64>()?),
+            DType::Int32 => Ok(t.to_vec::<i32>()?.into_iter().map(i64::from).collect()),
+            other => bail!(
+                "Pad node {:?}: input '{what}' has type {other}, expected int64 or int32",
+                node.name
+            ),
+        }
+    };
+    let x = get(0)?;
+    let pads = match &pad.attr_pads {
+        Some(p) => p.clone(),
+        None => ints(get(1)?, "pads")?,
+    };
+    let axes = pad.axes_input.map(|a| ints(get(a)?, "axes")).transpose()?;
+    let value = match (pad.attr_value, pad.value_input) {
+        (Some(bits), _) => Some(float_value(f32::from_bits(bits), x.dtype())?),
+        (None, Some(v)) => Some(get(v)?.clone()),
+        (None, None) => None,
+    };
+    let spec = PadSpec {
+        pads,
+        axes,
+        mode: pad.mode,
+        ..PadSpec::default()
+    };
+    let y = padkit::pad_tensor(x, &spec, value.as_ref())
+        .with_context(|| format!("Pad node {:?}", node.name))?;
+    let out = g.output.first().map_or("y".to_string(), |o| o.name.clone());
+    Ok(Outcome::Ran(vec![(out, y)]))
+}
+
+/// The opset 1–10 float `value` attribute in the data's type.
+fn float_value(v: f32, dtype: DType) -> Result<Tensor> {
+    Ok(match dtype {
+        DType::Float32 => Tensor::scalar(v),
+        DType::Float64 => Tensor::scalar(f64::from(v)),
+        DType::Float16 => Tensor::scalar(padkit::half::f16::from_f32(v)),
+        DType::BFloat16 => Tensor::scalar(padkit::half::bf16::from_f32(v)),
+        other => bail!(
+            "attribute 'value' is a float; data of type {other} is not allowed before opset 11"
+        ),
+    })
+}

@@ -1,0 +1,85 @@
+//! `padkit run`: one model, inputs from .pb files, outputs printed and written.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail, ensure};
+
+use crate::conformance::{numbered, read_model, read_tensor};
+use crate::engine::{self, Engine, Outcome};
+use crate::report::elements;
+
+pub fn run(
+    model_path: &Path,
+    engine: Engine,
+    inputs: &[String],
+    data_set: Option<&Path>,
+    output_dir: Option<&Path>,
+) -> Result<()> {
+    let model = read_model(model_path)?;
+    let g = model.graph.as_ref().context("the model has no graph")?;
+    let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = g
+        .input
+        .iter()
+        .map(|i| i.name.as_str())
+        .filter(|n| !inits.contains(n))
+        .collect();
+    let mut feeds = match data_set {
+        Some(dir) => numbered(dir, "input")?.into_iter().map(Some).collect(),
+        None => vec![None; names.len()],
+    };
+    feeds.resize(names.len().max(feeds.len()), None);
+    for spec in inputs {
+        let (name, file) = spec
+            .split_once('=')
+            .with_context(|| format!("--input {spec:?} is not NAME=FILE"))?;
+        let ix = names.iter().position(|n| *n == name).with_context(|| {
+            format!(
+                "the model has no graph input {name:?} (inputs: {})",
+                names.join(", ")
+            )
+        })?;
+        feeds[ix] = Some(read_tensor(Path::new(file))?);
+    }
+    ensure!(
+        feeds.len() == names.len(),
+        "{} inputs given but the model has {} ({})",
+        feeds.len(),
+        names.len(),
+        names.join(", ")
+    );
+    let feeds = feeds
+        .into_iter()
+        .zip(&names)
+        .map(|(f, n)| {
+            f.with_context(|| {
+                format!("no value for graph input {n:?}: use --input {n}=FILE or --data-set DIR")
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let outs = match engine::run(engine, &model, Some(model_path), &feeds)? {
+        Outcome::Ran(outs) => outs,
+        Outcome::Unsupported(why) => bail!("engine {} cannot run this model: {why}", engine.name()),
+    };
+    for (name, t) in &outs {
+        let values = elements(t);
+        let shown = values
+            .iter()
+            .take(8)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if values.len() > 8 { ", …" } else { "" };
+        println!("{name}: {} {:?} [{shown}{more}]", t.dtype(), t.shape());
+        if let Some(dir) = output_dir {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let path = dir.join(format!("{name}.pb"));
+            let bytes =
+                prost::Message::encode_to_vec(&padkit_tract::proto::tensor_to_proto(t, name));
+            std::fs::write(&path, bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok(())
+}

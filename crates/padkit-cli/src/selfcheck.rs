@@ -1,0 +1,292 @@
+//! The built-in self-check: ONNX Pad models built in code, every version × mode ×
+//! representative types and the corners, through every engine, each compared with the
+//! naive reference (the same independent oracle padkit's own tests use).
+
+#[path = "../../padkit/tests/common/mod.rs"]
+#[allow(clippy::all)]
+mod reference;
+
+use padkit::{DType, Data, Layout, PadMode, Tensor};
+use padkit_tract::model::{Feed, PadModel};
+
+use crate::conformance::Tally;
+use crate::engine::{self, Engine, Outcome};
+use crate::report::first_difference;
+
+/// The types each Pad version introduced or is checked with here.
+fn types_for(opset: i64) -> &'static [DType] {
+    match opset {
+        1 | 2 => &[DType::Float32, DType::Float64],
+        11 => &[DType::Float32, DType::Int64, DType::UInt8],
+        13 | 18 => &[DType::Float32, DType::Bool, DType::String, DType::BFloat16],
+        19 => &[DType::Float32, DType::Int32, DType::Float16],
+        21 => &[
+            DType::Float8E4M3FN,
+            DType::Float8E5M2FNUZ,
+            DType::Int4,
+            DType::UInt4,
+        ],
+        23 => &[DType::Float4E2M1, DType::Complex64],
+        24 => &[DType::Float8E8M0, DType::Complex128],
+        _ => &[DType::Int2, DType::UInt2, DType::Float32],
+    }
+}
+
+/// Distinct element values for `n` elements of `dtype`, one `Vec<u8>` (or string) each.
+fn elements(dtype: DType, n: usize) -> Vec<Vec<u8>> {
+    (0..n)
+        .map(|i| match dtype.layout() {
+            Layout::Bytes(w) if dtype == DType::Float32 => {
+                (i as f32 * 0.5).to_le_bytes()[..w].to_vec()
+            }
+            Layout::Bytes(_) if dtype == DType::Bool => vec![(i % 3 != 0) as u8],
+            Layout::Bytes(w) => (0..w)
+                .map(|b| (i as u8).wrapping_mul(7).wrapping_add(b as u8 + 1))
+                .collect(),
+            Layout::Packed(bits) => vec![(i as u8 + 1) % (1 << bits)],
+            Layout::Strings => format!("s{i}").into_bytes(),
+        })
+        .collect()
+}
+
+fn tensor(dtype: DType, shape: &[usize], elems: &[Vec<u8>]) -> Tensor {
+    let data = match dtype.layout() {
+        Layout::Strings => Data::Strings(
+            elems
+                .iter()
+                .map(|e| String::from_utf8_lossy(e).into_owned())
+                .collect(),
+        ),
+        Layout::Packed(bits) => {
+            let per = (8 / bits) as usize;
+            Data::Bytes(
+                elems
+                    .chunks(per)
+                    .map(|c| {
+                        c.iter()
+                            .enumerate()
+                            .fold(0u8, |a, (i, e)| a | (e[0] << (i as u32 * bits)))
+                    })
+                    .collect(),
+            )
+        }
+        Layout::Bytes(_) => Data::Bytes(elems.concat()),
+    };
+    Tensor::new(dtype, shape.to_vec(), data).expect("self-check tensors are well formed")
+}
+
+struct Case {
+    name: String,
+    model: PadModel,
+    /// Element values of the data, and of the fill.
+    elems: Vec<Vec<u8>>,
+    fill: Vec<u8>,
+}
+
+impl Case {
+    fn new(
+        name: String,
+        opset: i64,
+        mode: PadMode,
+        dtype: DType,
+        shape: &[usize],
+        pads: Vec<i64>,
+    ) -> Case {
+        let elems = elements(dtype, shape.iter().product());
+        let x = tensor(dtype, shape, &elems);
+        let feed = if opset < 11 {
+            Feed::Attribute
+        } else {
+            Feed::Initializer
+        };
+        let mut model = PadModel::new(opset, mode.name(), x, pads, feed);
+        let mut fill = tensor_elem_zero(dtype);
+        if opset >= 11 && mode == PadMode::Constant {
+            fill = elements(dtype, 3).pop().unwrap_or_default();
+            model = model.with_value(
+                tensor(dtype, &[], std::slice::from_ref(&fill)),
+                Feed::Initializer,
+            );
+        }
+        Case {
+            name,
+            model,
+            elems,
+            fill,
+        }
+    }
+
+    fn expected(&self) -> Result<Tensor, String> {
+        let m = &self.model;
+        let mode = reference::Mode::of(
+            m.mode
+                .as_deref()
+                .unwrap_or("constant")
+                .parse()
+                .unwrap_or_default(),
+        );
+        let axes = m.axes.as_ref().map(|a| a.0.as_slice());
+        let (shape, out) = reference::reference(
+            &self.elems,
+            m.data.shape(),
+            &m.pads.0,
+            axes,
+            None,
+            mode,
+            self.fill.clone(),
+            1 << 24,
+        )
+        .map_err(|e| format!("{e:?}"))?;
+        Ok(tensor(m.data.dtype(), &shape, &out))
+    }
+}
+
+fn tensor_elem_zero(dtype: DType) -> Vec<u8> {
+    match dtype.layout() {
+        Layout::Bytes(w) => vec![0; w],
+        _ => vec![0],
+    }
+}
+
+fn suite() -> Vec<Case> {
+    let mut cases = vec![];
+    for opset in [1, 2, 11, 13, 18, 19, 21, 23, 24, 25] {
+        for mode in [
+            PadMode::Constant,
+            PadMode::Reflect,
+            PadMode::Edge,
+            PadMode::Wrap,
+        ] {
+            if mode == PadMode::Wrap && opset < 19 {
+                continue;
+            }
+            for &dtype in types_for(opset) {
+                // crop on one side, pad wider than the axis on another
+                let pads = vec![0, -1, 5, 1, 2, -1];
+                cases.push(Case::new(
+                    format!("opset{opset}-{mode}-{dtype}"),
+                    opset,
+                    mode,
+                    dtype,
+                    &[2, 3, 4],
+                    pads,
+                ));
+            }
+        }
+    }
+    let f = DType::Float32;
+    let corner = |name: &str, mode: PadMode, shape: &[usize], pads: Vec<i64>| {
+        Case::new(name.into(), 19, mode, f, shape, pads)
+    };
+    cases.push(corner(
+        "seed-reflect-wider-than-axis",
+        PadMode::Reflect,
+        &[3, 2],
+        vec![0, 2, 0, 0],
+    ));
+    cases.push(corner(
+        "seed-wrap",
+        PadMode::Wrap,
+        &[3, 2],
+        vec![2, 1, 1, 1],
+    ));
+    cases.push(corner(
+        "constant-crop-past-axis",
+        PadMode::Constant,
+        &[3],
+        vec![-4, 2],
+    ));
+    cases.push(corner("wrap-crops-first", PadMode::Wrap, &[4], vec![1, -1]));
+    cases.push(corner(
+        "reflect-size-1-axis",
+        PadMode::Reflect,
+        &[2, 1],
+        vec![0, 3, 0, 2],
+    ));
+    cases.push(corner(
+        "edge-empty-axis-unpadded",
+        PadMode::Edge,
+        &[0, 3],
+        vec![0, 1, 0, 1],
+    ));
+    cases.push(corner(
+        "constant-empty-axis-padded",
+        PadMode::Constant,
+        &[0, 3],
+        vec![1, 0, 1, 0],
+    ));
+    let mut axes = corner(
+        "wrap-negative-axes-subset",
+        PadMode::Wrap,
+        &[2, 3, 4],
+        vec![1, 2, 3, 1],
+    );
+    axes.model = axes.model.with_axes(vec![-1, 0], Feed::Initializer);
+    cases.push(axes);
+    for feed in [Feed::Input, Feed::ConstantNode] {
+        let mut c = corner(
+            &format!("reflect-pads-{feed:?}"),
+            PadMode::Reflect,
+            &[2, 5],
+            vec![1, 2, 0, 4],
+        );
+        c.model.pads.1 = feed;
+        cases.push(c);
+    }
+    cases
+}
+
+/// Runs the suite; prints progress, then one table and the total line.
+pub fn run(engines: &[Engine]) -> Tally {
+    let cases = suite();
+    let mut rows = vec![];
+    let mut tally = Tally::default();
+    for (i, case) in cases.iter().enumerate() {
+        eprint!("\r[{}/{}] {:<44}", i + 1, cases.len(), case.name);
+        let want = case.expected();
+        let proto = case.model.proto();
+        let cells: Vec<String> = engines
+            .iter()
+            .map(|&e| {
+                let cell = match (engine::run(e, &proto, None, &case.model.inputs()), &want) {
+                    (Ok(Outcome::Unsupported(why)), _) => Err(format!("skip ({why})")),
+                    (Ok(Outcome::Ran(outs)), Ok(w)) => match first_difference(&outs[0].1, w) {
+                        None => Ok(()),
+                        Some(d) => Err(format!("FAIL: {d}")),
+                    },
+                    (Err(e), _) => Err(format!("FAIL: {e:#}")),
+                    (Ok(_), Err(e)) => Err(format!("FAIL: reference refused ({e})")),
+                };
+                match cell {
+                    Ok(()) => {
+                        tally.passed += 1;
+                        "pass".to_string()
+                    }
+                    Err(s) if s.starts_with("skip") => {
+                        tally.skipped += 1;
+                        s
+                    }
+                    Err(s) => {
+                        tally.failed += 1;
+                        s
+                    }
+                }
+            })
+            .collect();
+        rows.push((case.name.clone(), cells));
+    }
+    eprintln!();
+    let header: Vec<&str> = engines.iter().map(|e| e.name()).collect();
+    println!(
+        "{:<44} {}",
+        "case",
+        header.iter().map(|h| format!("{h:<8}")).collect::<String>()
+    );
+    for (name, cells) in rows {
+        println!(
+            "{name:<44} {}",
+            cells.iter().map(|c| format!("{c:<8} ")).collect::<String>()
+        );
+    }
+    tally
+}

@@ -1,0 +1,169 @@
+//! The `padkit` binary as a user runs it: exit codes and messages.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+fn padkit() -> Command {
+    Command::cargo_bin("padkit").unwrap()
+}
+
+fn shared(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared")
+        .join(rel)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn conformance_passes_all_eleven_on_every_engine() {
+    let out = padkit()
+        .args(["conformance", "--engine", "all"])
+        .arg(shared("onnx-conformance"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().last(),
+        Some("22 passed, 0 failed, 0 skipped"),
+        "{text}"
+    );
+}
+
+#[test]
+fn run_a_data_set_and_write_outputs() {
+    let case = shared("onnx-conformance/node/test_wrap_pad");
+    let dir = std::env::temp_dir().join(format!("padkit-cli-{}", std::process::id()));
+    let out = padkit()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--data-set")
+        .arg(case.join("test_data_set_0"))
+        .arg("--output-dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("y: int32 [1, 3, 6, 7] ["));
+    let written = std::fs::read(dir.join("y.pb")).unwrap();
+    let expected = std::fs::read(case.join("test_data_set_0/output_0.pb")).unwrap();
+    let decode = |b: &[u8]| <tract_onnx::pb::TensorProto as prost::Message>::decode(b).unwrap();
+    assert_eq!(decode(&written).raw_data, decode(&expected).raw_data);
+}
+
+#[test]
+fn missing_model_file() {
+    let out = padkit()
+        .args(["run", "/nonexistent/model.onnx"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot read /nonexistent/model.onnx"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn not_onnx_and_truncated_protobuf() {
+    let dir = std::env::temp_dir().join(format!("padkit-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("text.onnx"), "this is not a model\n").unwrap();
+    let out = padkit()
+        .arg("run")
+        .arg(dir.join("text.onnx"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is not an ONNX model"),
+        "{}",
+        stderr(&out)
+    );
+    let model = std::fs::read(shared("onnx-conformance/node/test_edge_pad/model.onnx")).unwrap();
+    std::fs::write(dir.join("cut.onnx"), &model[..model.len() / 2]).unwrap();
+    let out = padkit()
+        .arg("run")
+        .arg(dir.join("cut.onnx"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is not an ONNX model (protobuf decoding failed)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn missing_and_unknown_inputs() {
+    let model = shared("onnx-conformance/node/test_edge_pad/model.onnx");
+    let out = padkit().arg("run").arg(&model).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no value for graph input \"x\""),
+        "{}",
+        stderr(&out)
+    );
+    let out = padkit()
+        .arg("run")
+        .arg(&model)
+        .args(["--input", "nope=x.pb"])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&out).contains("the model has no graph input \"nope\" (inputs: x, pads)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn wrong_input_type_is_reported_with_the_node() {
+    // feed the int32 data file as `pads`, and the pads file as data
+    let case = shared("onnx-conformance/node/test_edge_pad");
+    let ds = case.join("test_data_set_0");
+    for engine in ["core", "tract"] {
+        let out = padkit()
+            .arg("run")
+            .arg(case.join("model.onnx"))
+            .args(["--engine", engine])
+            .arg("--input")
+            .arg(format!("x={}", ds.join("input_0.pb").display()))
+            .arg("--input")
+            .arg(format!("pads={}", ds.join("input_0.pb").display()))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{engine}");
+        assert!(
+            !stderr(&out).contains("panicked"),
+            "{engine}: {}",
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).starts_with("padkit: "),
+            "{engine}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn self_check_passes() {
+    let out = padkit().output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().last().unwrap().contains(" passed, 0 failed, "),
+        "{text}"
+    );
+}
