@@ -7,16 +7,8 @@ use anyhow::{Context, Result};
 use prost::Message;
 use tract_onnx::pb::{ModelProto, TensorProto};
 
-use crate::engine::{self, Engine, Outcome};
-use crate::report::first_difference;
-
-/// Counts of a run.
-#[derive(Debug, Default)]
-pub struct Tally {
-    pub passed: usize,
-    pub failed: usize,
-    pub skipped: usize,
-}
+use crate::engine::{self, Engine};
+use crate::verdict::{Tally, Verdict, judge};
 
 /// Every folder holding `model.onnx` and `test_data_set_*`, sorted.
 fn find_cases(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
@@ -89,35 +81,13 @@ pub fn run(dirs: &[PathBuf], engines: &[Engine]) -> Result<Tally> {
                     set.file_name().unwrap_or_default().to_string_lossy(),
                     engine.name()
                 );
-                match engine::run(engine, &model, Some(&case.join("model.onnx")), &inputs) {
-                    Ok(Outcome::Unsupported(why)) => {
-                        tally.skipped += 1;
-                        println!("SKIP {name}: {why}");
-                    }
-                    Ok(Outcome::Ran(outs)) => {
-                        let diff = outs.iter().zip(&expected).find_map(|((n, got), want)| {
-                            first_difference(got, want).map(|d| format!("output {n:?}: {d}"))
-                        });
-                        let diff = diff.or_else(|| {
-                            (outs.len() != expected.len()).then(|| {
-                                format!("{} outputs, expected {}", outs.len(), expected.len())
-                            })
-                        });
-                        match diff {
-                            None => {
-                                tally.passed += 1;
-                                println!("PASS {name}");
-                            }
-                            Some(d) => {
-                                tally.failed += 1;
-                                println!("FAIL {name}: {d}");
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        tally.failed += 1;
-                        println!("FAIL {name}: {e:#}");
-                    }
+                let run = engine::run(engine, &model, Some(&case.join("model.onnx")), &inputs);
+                let verdict = judge(run, &expected);
+                tally.record(&verdict);
+                match verdict {
+                    Verdict::Pass => println!("PASS {name}"),
+                    Verdict::Fail(why) => println!("FAIL {name}: {why}"),
+                    Verdict::Skip(why) => println!("SKIP {name}: {why}"),
                 }
             }
         }

@@ -49,7 +49,8 @@ pub fn run(
     }
 }
 
-fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
+/// The graph inputs a caller feeds (those without an initializer), in order.
+pub fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
     let g = model.graph.as_ref().context("the model has no graph")?;
     let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
     Ok(g.input

@@ -5,6 +5,7 @@ mod engine;
 mod report;
 mod run;
 mod selfcheck;
+mod verdict;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -91,7 +92,7 @@ fn main() -> ExitCode {
     })
 }
 
-fn summary(t: &conformance::Tally) -> ExitCode {
+fn summary(t: &verdict::Tally) -> ExitCode {
     println!(
         "{} passed, {} failed, {} skipped",
         t.passed, t.failed, t.skipped

@@ -32,10 +32,10 @@ pub fn elements(t: &Tensor) -> Vec<String> {
     match (t.data(), t.unpacked_codes()) {
         (_, Some(codes)) => codes.iter().map(|c| format!("{c:#x}")).collect(),
         (Data::Strings(s), _) => s.iter().map(|x| format!("{x:?}")).collect(),
-        (Data::Bytes(b), _) => {
-            let width = if t.is_empty() { 1 } else { b.len() / t.len() };
-            b.chunks(width.max(1)).map(|c| display(t, c)).collect()
-        }
+        (Data::Bytes(b), _) => match t.dtype().layout() {
+            padkit::Layout::Bytes(width) => b.chunks(width).map(|c| display(t, c)).collect(),
+            _ => vec![],
+        },
     }
 }
 

@@ -16,14 +16,7 @@ pub fn run(
     output_dir: Option<&Path>,
 ) -> Result<()> {
     let model = read_model(model_path)?;
-    let g = model.graph.as_ref().context("the model has no graph")?;
-    let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
-    let names: Vec<&str> = g
-        .input
-        .iter()
-        .map(|i| i.name.as_str())
-        .filter(|n| !inits.contains(n))
-        .collect();
+    let names = engine::graph_inputs(&model)?;
     let mut feeds = match data_set {
         Some(dir) => numbered(dir, "input")?.into_iter().map(Some).collect(),
         None => vec![None; names.len()],
@@ -33,7 +26,7 @@ pub fn run(
         let (name, file) = spec
             .split_once('=')
             .with_context(|| format!("--input {spec:?} is not NAME=FILE"))?;
-        let ix = names.iter().position(|n| *n == name).with_context(|| {
+        let ix = names.iter().position(|n| n == name).with_context(|| {
             format!(
                 "the model has no graph input {name:?} (inputs: {})",
                 names.join(", ")

@@ -44,7 +44,6 @@ pub fn tensor_from_proto(tp: &TensorProto) -> TractResult<padkit::Tensor> {
 /// The bytes of the typed field ONNX uses for `dtype` (`int32_data` holds one narrow value,
 /// or one packed byte for the sub-byte types, per entry).
 fn typed_field_bytes(tp: &TensorProto, dtype: DType) -> Vec<u8> {
-    let le = |v: &[u8]| v.to_vec();
     match dtype {
         DType::Float32 | DType::Complex64 => {
             tp.float_data.iter().flat_map(|x| x.to_le_bytes()).collect()
@@ -72,7 +71,7 @@ fn typed_field_bytes(tp: &TensorProto, dtype: DType) -> Vec<u8> {
             };
             tp.int32_data
                 .iter()
-                .flat_map(|&x| le(&x.to_le_bytes()[..width]))
+                .flat_map(|&x| x.to_le_bytes()[..width].to_vec())
                 .collect()
         }
     }

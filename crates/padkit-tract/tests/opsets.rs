@@ -5,12 +5,10 @@
 mod common;
 
 use common::{Mode, reference};
-use padkit::{PadMode, Tensor};
+use padkit::Tensor;
 use padkit_tract::model::{Feed, PadModel};
 use padkit_tract::proto::{from_tract, to_tract};
 use tract_onnx::prelude::*;
-
-const OPSETS: [i64; 10] = [1, 2, 11, 13, 18, 19, 21, 23, 24, 25];
 
 fn run(m: &PadModel) -> TractResult<padkit::Tensor> {
     let model = padkit_tract::onnx().model_for_proto_model(&m.proto())?;
@@ -26,16 +24,8 @@ fn run(m: &PadModel) -> TractResult<padkit::Tensor> {
 fn check<T: Clone + std::fmt::Debug + PartialEq + padkit::Element>(data: Vec<T>, value: T) {
     let shape = [2usize, 3, 4];
     let x = Tensor::from_slice(&shape, &data).unwrap();
-    for opset in OPSETS {
-        for mode in [
-            PadMode::Constant,
-            PadMode::Reflect,
-            PadMode::Edge,
-            PadMode::Wrap,
-        ] {
-            if mode == PadMode::Wrap && opset < 19 {
-                continue;
-            }
+    for opset in padkit_tract::PAD_VERSIONS {
+        for mode in padkit_tract::modes_for(opset) {
             // negative pads (crop) and pads wider than the axis in one spec
             let pads = vec![0, -1, 5, 1, 2, -1];
             let feed = if opset < 11 {

@@ -47,14 +47,15 @@ impl Run {
         }
     }
 
-    /// Source of position `t` of the run, `None` for fill.
-    pub(crate) fn source(self, t: usize) -> Option<usize> {
-        match self {
-            Run::Fill { .. } => None,
-            Run::Forward { src, .. } => Some(src + t),
-            Run::Backward { src, .. } => Some(src - t),
-            Run::Repeat { src, .. } => Some(src),
-        }
+    /// The source of each position of the run in order; nothing for fill.
+    pub(crate) fn sources(self) -> impl Iterator<Item = usize> {
+        let (src, len, step): (usize, usize, isize) = match self {
+            Run::Fill { .. } => (0, 0, 0),
+            Run::Forward { src, len } => (src, len, 1),
+            Run::Backward { src, len } => (src, len, -1),
+            Run::Repeat { src, len } => (src, len, 0),
+        };
+        (0..len).map(move |t| src.wrapping_add_signed(step * t as isize))
     }
 }
 
@@ -249,11 +250,7 @@ impl AxisMap {
             (0..c.len).for_each(|t| f(c.out + t, c.src + t));
         }
         for &(at, run) in &self.runs {
-            for t in 0..run.len() {
-                if let Some(s) = run.source(t) {
-                    f(at + t, s);
-                }
-            }
+            run.sources().enumerate().for_each(|(t, s)| f(at + t, s));
         }
     }
 }

@@ -60,7 +60,7 @@ pub fn pad_into<T: Clone + Send + Sync>(
     Ok(plan.output_shape)
 }
 
-/// A zero-copy-free, fallible allocation of `len` copies of `value`.
+/// `len` copies of `value`, failing with [`PadError::Alloc`] instead of aborting.
 pub(crate) fn alloc<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
     let mut out = Vec::new();
     out.try_reserve_exact(len).map_err(|_| PadError::Alloc {
@@ -151,15 +151,14 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
                     duplicate(out, (c.out + src - c.src) * ob, dst, len * ob)
                 }
                 (run, Some(c)) => {
-                    for t in 0..run.len() {
-                        let from = c.out + run.source(t).unwrap_or(c.src) - c.src;
-                        duplicate(out, from * ob, dst + t * ob, ob);
+                    for (t, s) in run.sources().enumerate() {
+                        duplicate(out, (c.out + s - c.src) * ob, dst + t * ob, ob);
                     }
                 }
                 // No center (interior padding): every run reads the input.
                 (run, None) => {
-                    for t in 0..run.len() {
-                        let src = in_off + run.source(t).unwrap_or(0) * ib;
+                    for (t, s) in run.sources().enumerate() {
+                        let src = in_off + s * ib;
                         let blk = &mut out[dst + t * ob..dst + (t + 1) * ob];
                         if last {
                             blk.clone_from_slice(&self.input[src..src + ib]);

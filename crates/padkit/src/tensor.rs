@@ -174,6 +174,22 @@ impl Tensor {
         }
     }
 
+    /// A packed sub-byte tensor (int4, uint4, float4e2m1, int2, uint2) from one code per
+    /// element; codes are masked to the type's bits.
+    ///
+    /// ```
+    /// use padkit::{Tensor, DType, Data};
+    /// let t = Tensor::from_codes(DType::Int4, &[3], &[1, 2, 3]).unwrap();
+    /// assert_eq!(t.data(), &Data::Bytes(vec![0x21, 0x03]));
+    /// assert!(Tensor::from_codes(DType::Float32, &[1], &[0]).is_err());
+    /// ```
+    pub fn from_codes(dtype: DType, shape: &[usize], codes: &[u8]) -> Result<Tensor> {
+        let Layout::Packed(bits) = dtype.layout() else {
+            return Err(PadError::WrongStorage { dtype });
+        };
+        Tensor::new(dtype, shape.to_vec(), Data::Bytes(pack(codes, bits)))
+    }
+
     /// One code per element (`0..2^bits`) of a packed sub-byte tensor, `None` for the other
     /// layouts.
     ///

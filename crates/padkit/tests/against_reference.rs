@@ -209,9 +209,7 @@ proptest! {
         let bits = match dtype.layout() { padkit::Layout::Packed(b) => b, _ => unreachable!() };
         let n: usize = case.shape.iter().product();
         let codes: Vec<u8> = iota(n).into_iter().map(|v| (v % (1 << bits)) as u8).collect();
-        let per = 8 / bits as usize;
-        let bytes: Vec<u8> = codes.chunks(per).map(|c| c.iter().enumerate().fold(0u8, |a, (i, &v)| a | (v << (i as u32 * bits)))).collect();
-        let x = Tensor::new(dtype, case.shape.clone(), Data::Bytes(bytes)).unwrap();
+        let x = Tensor::from_codes(dtype, &case.shape, &codes).unwrap();
         let fill = (1u8 << bits) - 1;
         let v = Tensor::new(dtype, vec![], Data::Bytes(vec![fill])).unwrap();
         let got = pad_tensor(&x, &case.spec(1), Some(&v));
