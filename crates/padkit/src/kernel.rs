@@ -132,7 +132,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
                 copy(dst, &self.input[src_off..src_off + c.len * ib]);
             } else if let (true, Some(program)) = (rows_are_tiny, &self.plan.tiny_row) {
                 self.tiny_rows(program, src_off, dst);
-            } else if size_of_val(dst) >= PARALLEL_BYTES && c.len > 1 {
+            } else if use_threads(size_of_val(dst)) && c.len > 1 {
                 dst.par_chunks_mut(ob)
                     .enumerate()
                     .for_each(|(t, blk)| self.axis(ax + 1, src_off + t * ib, blk));
@@ -195,10 +195,30 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
     }
 }
 
-/// `dst.clone_from_slice(src)`, split across threads when large.
+/// Whether work on `bytes` bytes is worth splitting across threads. Never on one thread:
+/// handing work to rayon's lone worker moves it off the caller's core and caches, and one
+/// call lets `memcpy`/`memset` pick their large-size (non-temporal) strategy.
+fn use_threads(bytes: usize) -> bool {
+    bytes >= PARALLEL_BYTES && rayon::current_num_threads() > 1
+}
+
+/// Elements per parallel chunk of a large copy or fill, when splitting is worth it.
+fn parallel_chunk<T>(len: usize) -> Option<usize> {
+    use_threads(len.saturating_mul(size_of::<T>()))
+        .then(|| (PARALLEL_BYTES / size_of::<T>().max(1)).max(1))
+}
+
+/// Runs up to this many elements are copied in an inline loop: a `memcpy` call costs more
+/// than the copy (reflect and edge borders are runs of one or two elements).
+const SHORT_RUN: usize = 16;
+
+/// `dst.clone_from_slice(src)`: inline when short, split across threads when large.
 fn copy<T: Clone + Send + Sync>(dst: &mut [T], src: &[T]) {
-    let chunk = (PARALLEL_BYTES / size_of::<T>().max(1)).max(1);
-    if dst.len() > chunk {
+    if dst.len() <= SHORT_RUN {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = s.clone();
+        }
+    } else if let Some(chunk) = parallel_chunk::<T>(dst.len()) {
         dst.par_chunks_mut(chunk)
             .zip(src.par_chunks(chunk))
             .for_each(|(d, s)| d.clone_from_slice(s));
@@ -209,8 +229,7 @@ fn copy<T: Clone + Send + Sync>(dst: &mut [T], src: &[T]) {
 
 /// `dst.fill(value)`, split across threads when large.
 fn fill<T: Clone + Send + Sync>(dst: &mut [T], value: &T) {
-    let chunk = (PARALLEL_BYTES / size_of::<T>().max(1)).max(1);
-    if dst.len() > chunk {
+    if let Some(chunk) = parallel_chunk::<T>(dst.len()) {
         dst.par_chunks_mut(chunk)
             .for_each(|d| d.fill(value.clone()));
     } else {
