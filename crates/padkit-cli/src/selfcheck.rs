@@ -137,8 +137,8 @@ fn tensor_elem_zero(dtype: DType) -> Vec<u8> {
 
 fn suite() -> Vec<Case> {
     let mut cases = vec![];
-    for opset in padkit_tract::PAD_VERSIONS {
-        for mode in padkit_tract::modes_for(opset) {
+    for opset in padkit::onnx::PAD_VERSIONS {
+        for mode in padkit::onnx::modes_for(opset) {
             for &dtype in types_for(opset) {
                 // crop on one side, pad wider than the axis on another
                 let pads = vec![0, -1, 5, 1, 2, -1];

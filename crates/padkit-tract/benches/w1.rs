@@ -13,7 +13,8 @@ fn w1(c: &mut Criterion) {
         .map(|i| (i % 1000) as f32)
         .collect();
     let x = Tensor::from_slice(&shape, &data).unwrap();
-    let input = padkit_tract::proto::to_tract(&x).unwrap();
+    // shared, not copied, on every run: the plans see the same input tensor
+    let input = padkit_tract::proto::to_tract(&x).unwrap().into_arc_tensor();
     let pads = vec![0, 0, 2, 2, 0, 0, 2, 2];
     let mut group = c.benchmark_group("W1-tract");
     let out_len = 64 * 260 * 260;
@@ -30,7 +31,7 @@ fn w1(c: &mut Criterion) {
             .into_runnable()
             .unwrap();
         group.bench_function(format!("padkit-{mode}"), |b| {
-            b.iter(|| plan.run(tvec!(input.clone().into_tvalue())).unwrap())
+            b.iter(|| plan.run(tvec!(TValue::from_const(input.clone()))).unwrap())
         });
         let core_mode = match mode {
             "constant" => PadMode::Constant(rctensor0(0f32)),
@@ -45,7 +46,7 @@ fn w1(c: &mut Criterion) {
         model.select_output_outlets(&out).unwrap();
         let plan = model.into_runnable().unwrap();
         group.bench_function(format!("tract-core-{mode}"), |b| {
-            b.iter(|| plan.run(tvec!(input.clone().into_tvalue())).unwrap())
+            b.iter(|| plan.run(tvec!(TValue::from_const(input.clone()))).unwrap())
         });
     }
     group.finish();

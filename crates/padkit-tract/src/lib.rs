@@ -25,7 +25,7 @@ pub mod proto;
 
 pub use dim::SymDim;
 pub use expansion::OnnxPad;
-pub use loader::{PAD_VERSIONS, modes_for, pad_builder, parse_pad_node};
+pub use loader::{pad_builder, parse_pad_node};
 pub use op::{Operand, PadkitPad};
 
 use tract_onnx::model::OnnxOpRegister;

@@ -71,36 +71,8 @@ pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
     })
 }
 
-/// Every version of ONNX Pad.
-pub const PAD_VERSIONS: [i64; 10] = [1, 2, 11, 13, 18, 19, 21, 23, 24, 25];
-
-/// The modes ONNX Pad allows at `opset` (wrap from 19; symmetric never).
-///
-/// ```
-/// use padkit::PadMode;
-/// assert!(!padkit_tract::modes_for(18).contains(&PadMode::Wrap));
-/// assert!(padkit_tract::modes_for(19).contains(&PadMode::Wrap));
-/// ```
-pub fn modes_for(opset: i64) -> Vec<PadMode> {
-    let mut modes = vec![PadMode::Constant, PadMode::Reflect, PadMode::Edge];
-    if opset >= 19 {
-        modes.push(PadMode::Wrap);
-    }
-    modes
-}
-
 /// The `mode` attribute, checked against the opset.
 fn parse_mode(node: &NodeProto, opset: i64) -> TractResult<PadMode> {
-    let name = &node.name;
     let text = node.get_attr_opt::<&str>("mode")?.unwrap_or("constant");
-    // modes_for(i64::MAX): the modes of the newest version, i.e. every ONNX Pad mode.
-    let mode = text.parse::<PadMode>().ok().filter(|m| modes_for(i64::MAX).contains(m)).with_context(|| {
-        format!("Pad node {name:?}: attribute 'mode' is {text:?}; ONNX Pad knows constant, reflect, edge and (opset 19+) wrap")
-    })?;
-    if !modes_for(opset).contains(&mode) {
-        bail!(
-            "Pad node {name:?}: mode \"{mode}\" needs opset 19 or later, the model uses opset {opset}"
-        );
-    }
-    Ok(mode)
+    padkit::onnx::parse_mode(text, opset).map_err(|e| format_err!("Pad node {:?}: {e}", node.name))
 }

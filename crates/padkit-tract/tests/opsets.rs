@@ -24,8 +24,8 @@ fn run(m: &PadModel) -> TractResult<padkit::Tensor> {
 fn check<T: Clone + std::fmt::Debug + PartialEq + padkit::Element>(data: Vec<T>, value: T) {
     let shape = [2usize, 3, 4];
     let x = Tensor::from_slice(&shape, &data).unwrap();
-    for opset in padkit_tract::PAD_VERSIONS {
-        for mode in padkit_tract::modes_for(opset) {
+    for opset in padkit::onnx::PAD_VERSIONS {
+        for mode in padkit::onnx::modes_for(opset) {
             // negative pads (crop) and pads wider than the axis in one spec
             let pads = vec![0, -1, 5, 1, 2, -1];
             let feed = if opset < 11 {

@@ -254,3 +254,28 @@ impl AxisMap {
         }
     }
 }
+
+/// Where every output position of axis `axis` (extent `d`) reads from (`None`: the fill
+/// value), for frameworks that compose a pad from their own gather ops. The axis' rules
+/// are checked; the map is allocated fallibly.
+///
+/// ```
+/// use padkit::{AxisPad, PadMode, axis_sources};
+/// let p = AxisPad { begin: 2, end: 1, interior: 0 };
+/// let reflect = axis_sources(0, 3, &p, PadMode::Reflect).unwrap();
+/// assert_eq!(reflect, vec![Some(2), Some(1), Some(0), Some(1), Some(2), Some(1)]);
+/// let crop = AxisPad { begin: 1, end: -1, interior: 0 };
+/// assert_eq!(axis_sources(0, 2, &crop, PadMode::Constant).unwrap(), vec![None, Some(0)]);
+/// assert!(axis_sources(0, 2, &AxisPad { begin: 0, end: -3, interior: 0 }, PadMode::Edge).is_err());
+/// ```
+pub fn axis_sources(
+    axis: usize,
+    d: usize,
+    p: &AxisPad,
+    mode: PadMode,
+) -> crate::Result<Vec<Option<usize>>> {
+    let out_len = crate::axis_output(axis, &d, p, mode)?;
+    let mut sources = crate::kernel::alloc(out_len, None)?;
+    AxisMap::new(d, p, mode, out_len).for_each_source(|o, s| sources[o] = Some(s));
+    Ok(sources)
+}

@@ -184,9 +184,33 @@ pub enum PadError {
         /// Elements in the value.
         elements: usize,
     },
+    /// The fill value cannot be represented exactly in the data's element type.
+    #[error("constant value {value} does not fit element type {dtype}")]
+    ValueOutOfRange {
+        /// The value as given.
+        value: String,
+        /// The data's element type, as the framework names it.
+        dtype: String,
+    },
+    /// A framework element type padkit cannot pad (quantized storage, for instance).
+    #[error("element type {0} is not supported")]
+    UnsupportedType(String),
     /// A mode name that padkit does not know.
     #[error("unknown pad mode {0:?} (expected constant, reflect, edge, wrap or symmetric)")]
     UnknownMode(String),
+    /// A `mode` attribute ONNX Pad does not define.
+    #[error(
+        "attribute 'mode' is {0:?}; ONNX Pad knows constant, reflect, edge and (opset 19+) wrap"
+    )]
+    UnknownOnnxMode(String),
+    /// A mode used before the ONNX opset that introduced it.
+    #[error("mode \"{mode}\" needs opset 19 or later, the model uses opset {opset}")]
+    ModeNeedsOpset {
+        /// The mode.
+        mode: PadMode,
+        /// The model's opset.
+        opset: i64,
+    },
     /// An ONNX element type code that padkit does not know.
     #[error("unknown ONNX element type code {0}")]
     UnknownDType(i32),

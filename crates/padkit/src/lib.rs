@@ -34,6 +34,7 @@ mod spec;
 mod tensor;
 
 pub use adjoint::pad_adjoint;
+pub use axis_map::axis_sources;
 pub use dtype::{DType, Element, Layout};
 pub use error::{PadError, Result};
 pub use kernel::{pad, pad_into};
@@ -41,7 +42,8 @@ pub use mode::PadMode;
 pub use plan::Plan;
 pub use shape::{Dim, axis_output, output_shape};
 pub use spec::{AxisPad, PadSpec, normalize_axes};
-pub use tensor::{Data, Tensor, pad_tensor};
+pub use tensor::{Data, Tensor, pad_bytes, pad_tensor};
+pub mod onnx;
 pub mod workload;
 
 // Element types that appear in the public API.

@@ -1,0 +1,102 @@
+//! The native path: a Burn backend extension whose Flex and NdArray implementations run
+//! padkit's kernel on the backend's buffer, and whose `Autodiff` implementation registers
+//! a backward that calls padkit's adjoint (shape-only: nothing is checkpointed).
+//!
+//! Specs reaching these functions were already checked by `Plan::new` (lengths, axes,
+//! extents and output size), so the kernels cannot refuse them.
+#![allow(deprecated)] // NdArray is deprecated in Burn 0.22 in favour of Flex; both are served.
+
+use burn::backend::autodiff::checkpoint::{base::Checkpointer, strategy::CheckpointStrategy};
+use burn::backend::autodiff::grads::Gradients;
+use burn::backend::autodiff::ops::{Backward, Ops, OpsKind, unary};
+use burn::backend::tensor::{BoolTensor, FloatTensor, IntTensor};
+use burn::backend::{Autodiff, Backend, Flex, NdArray, TensorMetadata, backend_extension};
+use burn::tensor::{TensorData, read_sync};
+use padkit::PadSpec;
+
+use crate::Fill;
+use crate::host::{adjoint_data, pad_data};
+
+const CHECKED: &str = "the spec was checked by Plan::new before reaching the backend";
+
+/// A host buffer of a backend tensor (Flex hands its own buffer over when it can).
+fn host<E: std::fmt::Debug>(data: impl Future<Output = Result<TensorData, E>>) -> TensorData {
+    read_sync(data).expect("CPU backends read their tensors synchronously")
+}
+
+/// Pad as a backend operation, with its backward.
+#[backend_extension(Flex, NdArray, Autodiff)]
+pub trait PadBackend: Backend {
+    /// Pads a float tensor.
+    fn padkit_pad_float(x: FloatTensor<Self>, spec: PadSpec, fill: Fill) -> FloatTensor<Self> {
+        let device = x.device();
+        let out = pad_data(&host(Self::float_into_data(x)), &spec, fill).expect(CHECKED);
+        Self::float_from_data(out, &device)
+    }
+
+    /// The adjoint of `padkit_pad_float` for an input of `in_shape`.
+    fn padkit_pad_float_backward(
+        grad: FloatTensor<Self>,
+        in_shape: Vec<usize>,
+        spec: PadSpec,
+    ) -> FloatTensor<Self> {
+        let device = grad.device();
+        let out =
+            adjoint_data(&host(Self::float_into_data(grad)), &in_shape, &spec).expect(CHECKED);
+        Self::float_from_data(out, &device)
+    }
+
+    /// Pads an int tensor.
+    fn padkit_pad_int(x: IntTensor<Self>, spec: PadSpec, fill: Fill) -> IntTensor<Self> {
+        let device = x.device();
+        let out = pad_data(&host(Self::int_into_data(x)), &spec, fill).expect(CHECKED);
+        Self::int_from_data(out, &device)
+    }
+
+    /// Pads a bool tensor.
+    fn padkit_pad_bool(x: BoolTensor<Self>, spec: PadSpec, fill: Fill) -> BoolTensor<Self> {
+        let device = x.device();
+        let out = pad_data(&host(Self::bool_into_data(x)), &spec, fill).expect(CHECKED);
+        Self::bool_from_data(out, &device)
+    }
+}
+
+impl PadBackend for Flex {}
+
+impl PadBackend for NdArray {}
+
+#[derive(Debug)]
+struct PadBackward;
+
+impl<B: PadBackend> Backward<B, 1> for PadBackward {
+    type State = (Vec<usize>, PadSpec);
+
+    fn backward(self, ops: Ops<Self::State, 1>, grads: &mut Gradients, _: &mut Checkpointer) {
+        let (in_shape, spec) = ops.state;
+        unary::<B, _>(ops.parents, ops.node, grads, |grad| {
+            B::padkit_pad_float_backward(grad, in_shape, spec)
+        });
+    }
+}
+
+impl<B: PadBackend, C: CheckpointStrategy> PadBackend for Autodiff<B, C> {
+    fn padkit_pad_float(x: FloatTensor<Self>, spec: PadSpec, fill: Fill) -> FloatTensor<Self> {
+        let (primitive, guard) = x.into_parts();
+        let in_shape = primitive.shape().to_vec();
+        match PadBackward.prepare::<C>([guard]).compute_bound().stateful() {
+            OpsKind::Tracked(prep) => {
+                let out = B::padkit_pad_float(primitive, spec.clone(), fill);
+                prep.finish((in_shape, spec), out)
+            }
+            OpsKind::UnTracked(prep) => prep.finish(B::padkit_pad_float(primitive, spec, fill)),
+        }
+    }
+
+    fn padkit_pad_int(x: IntTensor<Self>, spec: PadSpec, fill: Fill) -> IntTensor<Self> {
+        B::padkit_pad_int(x, spec, fill)
+    }
+
+    fn padkit_pad_bool(x: BoolTensor<Self>, spec: PadSpec, fill: Fill) -> BoolTensor<Self> {
+        B::padkit_pad_bool(x, spec, fill)
+    }
+}

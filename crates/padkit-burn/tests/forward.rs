@@ -1,0 +1,174 @@
+//! Forward pads on Flex and NdArray, every kind, native and composed paths, against the
+//! core's naive reference (shared with padkit's tests, not copied).
+#![allow(deprecated)] // Device::ndarray: NdArray is deprecated in Burn 0.22, still served
+
+#[path = "../../padkit/tests/common/mod.rs"]
+mod common;
+
+use burn::tensor::{Bool, DType, Device, Int, Tensor, TensorData};
+use common::{Mode, class_of, reference};
+use padkit::{PadMode, PadSpec};
+use padkit_burn::{Fill, pad_composed, pad_with};
+use proptest::prelude::*;
+
+/// Cases stay small: at most 20 × 20 × 20 outputs.
+fn devices() -> [(&'static str, Device); 2] {
+    [("flex", Device::flex()), ("ndarray", Device::ndarray())]
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    shape: [usize; 3],
+    spec: PadSpec,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        [0usize..=4, 0usize..=4, 0usize..=4],
+        prop::sample::select(PadMode::ALL.to_vec()),
+        prop::sample::subsequence(vec![0i64, 1, 2], 0..=3),
+        any::<[bool; 3]>(),
+        prop::collection::vec(-3i64..=5, 6),
+        prop::collection::vec(0i64..=2, 3),
+    )
+        .prop_map(|(shape, mode, axes, neg, pads, interior)| {
+            let n = axes.len();
+            let axes: Vec<i64> = axes
+                .iter()
+                .zip(neg)
+                .map(|(&a, ng)| if ng { a - 3 } else { a })
+                .collect();
+            let mut spec = PadSpec::new([&pads[..n], &pads[3..3 + n]].concat())
+                .with_axes(axes)
+                .with_mode(mode);
+            if mode == PadMode::Constant {
+                spec = spec.with_interior(interior[..n].to_vec());
+            }
+            Case { shape, spec }
+        })
+}
+
+fn want<T: Clone>(c: &Case, data: &[T], fill: T) -> Result<(Vec<usize>, Vec<T>), common::ErrClass> {
+    let s = &c.spec;
+    reference(
+        data,
+        &c.shape,
+        &s.pads,
+        s.axes.as_deref(),
+        s.interior.as_deref(),
+        Mode::of(s.mode),
+        fill,
+        usize::MAX,
+    )
+}
+
+fn compare<T: PartialEq + std::fmt::Debug>(
+    got: Result<(Vec<usize>, Vec<T>), padkit::PadError>,
+    want: Result<(Vec<usize>, Vec<T>), common::ErrClass>,
+) -> Result<(), TestCaseError> {
+    match (got, want) {
+        (Ok(g), Ok(w)) => prop_assert_eq!(g, w),
+        (Err(g), Err(w)) => prop_assert_eq!(class_of(&g), w, "{}", g),
+        (g, w) => prop_assert!(false, "got {:?}, want {:?}", g.map(|x| x.0), w.map(|x| x.0)),
+    }
+    Ok(())
+}
+
+fn n(c: &Case) -> usize {
+    c.shape.iter().product()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn float_matches_reference(c in case()) {
+        let data: Vec<f64> = (0..n(&c)).map(|i| i as f64 + 0.25).collect();
+        let w = want(&c, &data, 0.1);
+        for (_, dev) in devices() {
+            let x = || Tensor::<3>::from_data(TensorData::new(data.clone(), c.shape), (&dev, DType::F64));
+            let read = |t: Tensor<3>| (t.dims().to_vec(), t.into_data().to_vec::<f64>().unwrap());
+            compare(pad_with(x(), &c.spec, 0.1).map(read), w.clone())?;
+            compare(pad_composed(x(), &c.spec, Fill::Float(0.1)).map(read), w.clone())?;
+        }
+    }
+
+    #[test]
+    fn int_matches_reference(c in case()) {
+        let data: Vec<i64> = (0..n(&c) as i64).map(|i| i - 7).collect();
+        let w = want(&c, &data, 16_777_217);
+        for (_, dev) in devices() {
+            let x = || Tensor::<3, Int>::from_data(TensorData::new(data.clone(), c.shape), (&dev, DType::I64));
+            let read = |t: Tensor<3, Int>| (t.dims().to_vec(), t.into_data().to_vec::<i64>().unwrap());
+            compare(pad_with(x(), &c.spec, 16_777_217i64).map(read), w.clone())?;
+            compare(pad_composed(x(), &c.spec, Fill::Int(16_777_217)).map(read), w.clone())?;
+        }
+    }
+
+    #[test]
+    fn bool_matches_reference(c in case()) {
+        let data: Vec<bool> = (0..n(&c)).map(|i| i % 3 == 1).collect();
+        let w = want(&c, &data, true);
+        for (_, dev) in devices() {
+            let x = || Tensor::<3, Bool>::from_data(TensorData::new(data.clone(), c.shape), &dev);
+            let read = |t: Tensor<3, Bool>| (t.dims().to_vec(), t.into_data().to_vec::<bool>().unwrap());
+            compare(pad_with(x(), &c.spec, true).map(read), w.clone())?;
+            compare(pad_composed(x(), &c.spec, Fill::Bool(true)).map(read), w.clone())?;
+        }
+    }
+}
+
+#[test]
+fn f32_and_f16_on_flex_keep_their_type() {
+    let dev = Device::flex();
+    let spec = PadSpec::new(vec![2, 1]).with_mode(PadMode::Reflect);
+    let x = Tensor::<1>::from_data(TensorData::new(vec![1.0f32, 2.0, 3.0], [3]), &dev);
+    assert_eq!(
+        pad_with(x, &spec, 0.0)
+            .unwrap()
+            .into_data()
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![3.0, 2.0, 1.0, 2.0, 3.0, 2.0]
+    );
+    let h = |v: f32| padkit::half::f16::from_f32(v);
+    let x = Tensor::<1>::from_data(
+        TensorData::new(vec![h(1.0), h(2.0)], [2]),
+        (&dev, DType::F16),
+    );
+    let y = pad_with(x, &PadSpec::new(vec![1, 0]), 0.5).unwrap();
+    assert_eq!(y.dtype(), DType::F16);
+    assert_eq!(
+        y.into_data().to_vec::<padkit::half::f16>().unwrap(),
+        vec![h(0.5), h(1.0), h(2.0)]
+    );
+}
+
+#[test]
+fn bad_specs_are_errors() {
+    let x = || Tensor::<2>::zeros([2, 3], &Device::flex());
+    let e = pad_with(x(), &PadSpec::new(vec![1, 1, 1]), 0.0).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "pads has 3 values but 2 axes are padded, so it needs 2 × 2 = 4"
+    );
+    let e = pad_with(
+        x(),
+        &PadSpec::new(vec![0, -4, 0, 1]).with_mode(PadMode::Reflect),
+        0.0,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "axis 1: mode reflect crops 4 of 3 elements (begin -4, end 1), leaving -1"
+    );
+    let ints = Tensor::<1, Int>::from_data(
+        TensorData::new(vec![1u8, 2], [2]),
+        (&Device::flex(), DType::U8),
+    );
+    let e = pad_with(ints, &PadSpec::new(vec![1, 0]), 300i64).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "constant value 300 does not fit element type U8"
+    );
+}
