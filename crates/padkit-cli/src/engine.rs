@@ -17,15 +17,18 @@ pub enum Engine {
     Core,
     /// The whole model through tract with padkit's Pad.
     Tract,
+    /// The Pad node through padkit-burn on Burn's Flex backend.
+    Burn,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 2] = [Engine::Core, Engine::Tract];
+    pub const ALL: [Engine; 3] = [Engine::Core, Engine::Tract, Engine::Burn];
 
     pub fn name(self) -> &'static str {
         match self {
             Engine::Core => "core",
             Engine::Tract => "tract",
+            Engine::Burn => "burn",
         }
     }
 }
@@ -46,6 +49,7 @@ pub fn run(
     match engine {
         Engine::Core => run_core(model, inputs),
         Engine::Tract => run_tract(model, path, inputs),
+        Engine::Burn => crate::burn_engine::run(&pad_call(model, inputs)?),
     }
 }
 
@@ -99,8 +103,29 @@ fn run_tract(model: &ModelProto, path: Option<&Path>, inputs: &[Tensor]) -> Resu
     Ok(Outcome::Ran(outs))
 }
 
-/// Evaluates a graph of one Pad node fed by graph inputs, initializers and Constant nodes.
+/// A graph's one Pad node, with its operands evaluated.
+pub struct PadCall {
+    /// The node's name.
+    pub node: String,
+    /// The data.
+    pub x: Tensor,
+    /// The pad.
+    pub spec: PadSpec,
+    /// The constant value, if given.
+    pub value: Option<Tensor>,
+    /// The graph output's name.
+    pub output: String,
+}
+
 fn run_core(model: &ModelProto, inputs: &[Tensor]) -> Result<Outcome> {
+    let call = pad_call(model, inputs)?;
+    let y = padkit::pad_tensor(&call.x, &call.spec, call.value.as_ref())
+        .with_context(|| format!("Pad node {:?}", call.node))?;
+    Ok(Outcome::Ran(vec![(call.output, y)]))
+}
+
+/// Reads a graph of one Pad node fed by graph inputs, initializers and Constant nodes.
+pub fn pad_call(model: &ModelProto, inputs: &[Tensor]) -> Result<PadCall> {
     let g = model.graph.as_ref().context("the model has no graph")?;
     let mut values: HashMap<String, Tensor> = HashMap::new();
     for t in &g.initializer {
@@ -189,10 +214,13 @@ fn run_core(model: &ModelProto, inputs: &[Tensor]) -> Result<Outcome> {
         mode: pad.mode,
         ..PadSpec::default()
     };
-    let y = padkit::pad_tensor(x, &spec, value.as_ref())
-        .with_context(|| format!("Pad node {:?}", node.name))?;
-    let out = g.output.first().map_or("y".to_string(), |o| o.name.clone());
-    Ok(Outcome::Ran(vec![(out, y)]))
+    Ok(PadCall {
+        node: node.name.clone(),
+        x: x.clone(),
+        spec,
+        value,
+        output: g.output.first().map_or("y".to_string(), |o| o.name.clone()),
+    })
 }
 
 /// The opset 1–10 float `value` attribute in the data's type.

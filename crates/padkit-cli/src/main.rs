@@ -1,5 +1,7 @@
 //! `padkit`: the built-in self-check (no arguments), `run`, and `conformance`.
 
+mod bench;
+mod burn_engine;
 mod conformance;
 mod engine;
 mod report;
@@ -31,7 +33,7 @@ enum Command {
         /// The engine.
         #[arg(long, value_enum, default_value = "tract")]
         engine: Engine,
-        /// NAME=FILE: feed graph input NAME from a serialized TensorProto (.pb).
+        /// NAME=FILE: feed graph input NAME from a serialized TensorProto (.pb) or a .npy.
         #[arg(long = "input", value_name = "NAME=FILE")]
         inputs: Vec<String>,
         /// Feed DIR/input_K.pb to the K-th graph input (the ONNX backend-test layout).
@@ -40,6 +42,18 @@ enum Command {
         /// Write each output to DIR/NAME.pb.
         #[arg(long)]
         output_dir: Option<PathBuf>,
+    },
+    /// Time the workloads W1–W8 for every implementation against a memcpy floor.
+    Bench {
+        /// Skip the largest workloads and run fewer rounds.
+        #[arg(long)]
+        quick: bool,
+        /// One JSON object per (workload, implementation).
+        #[arg(long)]
+        json: bool,
+        /// Only the workloads whose name starts with this (e.g. W1, W3-edge).
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
@@ -53,12 +67,14 @@ enum Command {
 }
 
 fn engines(choice: &str) -> anyhow::Result<Vec<Engine>> {
-    match choice {
-        "all" => Ok(Engine::ALL.to_vec()),
-        "core" => Ok(vec![Engine::Core]),
-        "tract" => Ok(vec![Engine::Tract]),
-        other => anyhow::bail!("unknown engine {other:?} (expected core, tract or all)"),
+    if choice == "all" {
+        return Ok(Engine::ALL.to_vec());
     }
+    <Engine as clap::ValueEnum>::from_str(choice, true)
+        .map(|e| vec![e])
+        .map_err(|_| {
+            anyhow::anyhow!("unknown engine {choice:?} (expected core, tract, burn or all)")
+        })
 }
 
 fn main() -> ExitCode {
@@ -67,6 +83,9 @@ fn main() -> ExitCode {
         None => {
             let tally = selfcheck::run(&Engine::ALL);
             Ok(summary(&tally))
+        }
+        Some(Command::Bench { quick, json, only }) => {
+            bench::run(quick, json, only.as_deref()).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Conformance { engine, dirs }) => engines(&engine)
             .and_then(|e| conformance::run(&dirs, &e))

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
+use padkit::Tensor;
 
 use crate::conformance::{numbered, read_model, read_tensor};
 use crate::engine::{self, Engine, Outcome};
@@ -32,7 +33,7 @@ pub fn run(
                 names.join(", ")
             )
         })?;
-        feeds[ix] = Some(read_tensor(Path::new(file))?);
+        feeds[ix] = Some(read_input(Path::new(file))?);
     }
     ensure!(
         feeds.len() == names.len(),
@@ -75,4 +76,49 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// A `.npy` file, or else a serialized `TensorProto`.
+fn read_input(path: &Path) -> Result<Tensor> {
+    if path.extension().is_none_or(|e| e != "npy") {
+        return read_tensor(path);
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let npy = npyz::NpyFile::new(&bytes[..])
+        .with_context(|| format!("{} is not a .npy file", path.display()))?;
+    let shape: Vec<usize> = npy.shape().iter().map(|&d| d as usize).collect();
+    let npyz::DType::Plain(type_str) = npy.dtype() else {
+        bail!(
+            "{}: structured and array numpy types are not supported",
+            path.display()
+        );
+    };
+    let descr = type_str.to_string();
+    let bad = |e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
+    let t = match descr.trim_start_matches(['<', '>', '|', '=']) {
+        "f4" => Tensor::from_slice(&shape, &npy.into_vec::<f32>().map_err(bad)?),
+        "f8" => Tensor::from_slice(&shape, &npy.into_vec::<f64>().map_err(bad)?),
+        "i1" => Tensor::from_slice(&shape, &npy.into_vec::<i8>().map_err(bad)?),
+        "i2" => Tensor::from_slice(&shape, &npy.into_vec::<i16>().map_err(bad)?),
+        "i4" => Tensor::from_slice(&shape, &npy.into_vec::<i32>().map_err(bad)?),
+        "i8" => Tensor::from_slice(&shape, &npy.into_vec::<i64>().map_err(bad)?),
+        "u1" => Tensor::from_slice(&shape, &npy.into_vec::<u8>().map_err(bad)?),
+        "u2" => Tensor::from_slice(&shape, &npy.into_vec::<u16>().map_err(bad)?),
+        "u4" => Tensor::from_slice(&shape, &npy.into_vec::<u32>().map_err(bad)?),
+        "u8" => Tensor::from_slice(&shape, &npy.into_vec::<u64>().map_err(bad)?),
+        "b1" => {
+            let v: Vec<u8> = npy
+                .into_vec::<bool>()
+                .map_err(bad)?
+                .into_iter()
+                .map(u8::from)
+                .collect();
+            Tensor::new(padkit::DType::Bool, shape, padkit::Data::Bytes(v))
+        }
+        other => bail!(
+            "{}: numpy type {other:?} is not supported (use a .pb)",
+            path.display()
+        ),
+    };
+    Ok(t?)
 }

@@ -29,7 +29,7 @@ fn conformance_passes_all_eleven_on_every_engine() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text.lines().last(),
-        Some("22 passed, 0 failed, 0 skipped"),
+        Some("33 passed, 0 failed, 0 skipped"),
         "{text}"
     );
 }
@@ -164,6 +164,84 @@ fn self_check_passes() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.lines().last().unwrap().contains(" passed, 0 failed, "),
+        "{text}"
+    );
+}
+
+#[test]
+fn npy_input_feeds_the_data() {
+    // a float32 [1,3,4,5] .npy made from the conformance data, fed with the .pb pads
+    let case = shared("onnx-conformance/node/test_edge_pad");
+    let ds = case.join("test_data_set_0");
+    let dir = std::env::temp_dir().join(format!("padkit-npy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let x = padkit_tract::proto::tensor_from_proto(
+        &<tract_onnx::pb::TensorProto as prost::Message>::decode(
+            &*std::fs::read(ds.join("input_0.pb")).unwrap(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let values = x.to_vec::<i32>().unwrap();
+    let mut npy = vec![];
+    {
+        use npyz::WriterBuilder;
+        let mut w = npyz::WriteOptions::<i32>::new()
+            .default_dtype()
+            .shape(&[1, 3, 4, 5])
+            .writer(&mut npy)
+            .begin_nd()
+            .unwrap();
+        w.extend(values.iter().copied()).unwrap();
+        w.finish().unwrap();
+    }
+    std::fs::write(dir.join("x.npy"), &npy).unwrap();
+    let out = padkit()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--input")
+        .arg(format!("x={}", dir.join("x.npy").display()))
+        .arg("--input")
+        .arg(format!("pads={}", ds.join("input_1.pb").display()))
+        .args(["--output-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let decode = |b: &[u8]| <tract_onnx::pb::TensorProto as prost::Message>::decode(b).unwrap();
+    let got = decode(&std::fs::read(dir.join("y.pb")).unwrap());
+    let want = decode(&std::fs::read(ds.join("output_0.pb")).unwrap());
+    assert_eq!(got.raw_data, want.raw_data);
+}
+
+#[test]
+fn bench_prints_one_json_object_per_implementation() {
+    let out = padkit()
+        .args(["bench", "--quick", "--json", "--only", "W7"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let impls: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split("\"implementation\":\"").nth(1)?.split('"').next())
+        .collect();
+    assert_eq!(
+        impls,
+        [
+            "floor",
+            "padkit-core",
+            "padkit-tract",
+            "tract-core",
+            "padkit-burn",
+            "burn-pad"
+        ],
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("{\"workload\":\"W7-constant\"")
+                && l.contains("\"ratio_to_floor\":")),
         "{text}"
     );
 }

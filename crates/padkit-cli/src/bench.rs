@@ -1,0 +1,256 @@
+//! `padkit bench`: the workloads W1–W8 timed in one process, one thread, for every
+//! implementation, each as a ratio to the memcpy floor (copy the input's bytes, fill the
+//! rest of the output) timed in the same round.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData, ops::PadMode as BurnMode};
+use padkit::workload::{self, Workload};
+use padkit::{DType, Data, PadMode, Tensor};
+use padkit_tract::model::{Feed, PadModel};
+use tract_core::ops::array::{Pad as CorePad, PadMode as CoreMode};
+use tract_onnx::prelude::Tensor as TractTensor;
+use tract_onnx::prelude::*;
+
+type Job = Box<dyn FnMut()>;
+
+/// One measured (workload, implementation).
+struct Row {
+    workload: String,
+    implementation: String,
+    median_seconds: f64,
+    ratio_to_floor: f64,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// A deterministic input of the workload's type.
+fn input(w: &Workload) -> Tensor {
+    let n = w.input_len();
+    let width = match w.dtype.layout() {
+        padkit::Layout::Bytes(b) => b,
+        _ => 1,
+    };
+    let bytes = (0..n * width).map(|i| (i % 251) as u8).collect();
+    Tensor::new(w.dtype, w.shape.clone(), Data::Bytes(bytes))
+        .expect("workload inputs are well formed")
+}
+
+fn bytes(t: &Tensor) -> &[u8] {
+    match t.data() {
+        Data::Bytes(b) => b,
+        Data::Strings(_) => &[],
+    }
+}
+
+fn floor(x: &Tensor, out_bytes: usize) -> Job {
+    let src = bytes(x).to_vec();
+    let mut out = vec![0u8; out_bytes];
+    Box::new(move || {
+        let n = src.len().min(out.len());
+        out[..n].copy_from_slice(&src[..n]);
+        out[n..].fill(0);
+        std::hint::black_box(&mut out);
+    })
+}
+
+fn core_pad_into<const N: usize>(w: &Workload, x: &Tensor) -> Job {
+    let src = bytes(x).to_vec();
+    let mut out = vec![0u8; w.output_len() * N];
+    let (shape, spec) = (w.shape.clone(), w.spec.clone());
+    Box::new(move || {
+        let (input, _) = src.as_chunks::<N>();
+        let (dst, _) = out.as_chunks_mut::<N>();
+        padkit::pad_into(input, &shape, &spec, [0; N], dst).expect("workloads are valid");
+    })
+}
+
+fn tract_plan(model: TypedModel, x: Arc<TractTensor>) -> Job {
+    let plan = model.into_runnable().expect("the workload model runs");
+    Box::new(move || {
+        std::hint::black_box(
+            plan.run(tvec!(TValue::from_const(x.clone())))
+                .expect("the plan runs"),
+        );
+    })
+}
+
+fn burn_jobs<const D: usize>(w: &Workload, x: &Tensor, jobs: &mut Vec<(String, Job)>) {
+    let dev = Device::flex();
+    let dtype = match w.dtype {
+        DType::Float16 => burn::tensor::DType::F16,
+        DType::UInt8 => burn::tensor::DType::U8,
+        _ => burn::tensor::DType::F32,
+    };
+    let data = TensorData::from_bytes_vec(bytes(x).to_vec(), w.shape.clone(), dtype);
+    let pads: Option<Vec<(usize, usize)>> = w.spec.resolve(D).ok().and_then(|p| {
+        p.iter()
+            .map(|a| Some((usize::try_from(a.begin).ok()?, usize::try_from(a.end).ok()?)))
+            .collect()
+    });
+    let burn_mode = match w.spec.mode {
+        PadMode::Constant => Some(BurnMode::Constant(0.0)),
+        PadMode::Reflect => Some(BurnMode::Reflect),
+        PadMode::Edge => Some(BurnMode::Edge),
+        _ => None,
+    };
+    let spec = w.spec.clone();
+    if w.dtype == DType::UInt8 {
+        let t = BurnTensor::<D, Int>::from_data(data, (&dev, dtype));
+        let t2 = t.clone();
+        jobs.push((
+            "padkit-burn".into(),
+            Box::new(move || drop(padkit_burn::pad(t.clone(), &spec).map(|y| y.into_data()))),
+        ));
+        if let (Some(p), Some(m)) = (pads, burn_mode) {
+            jobs.push((
+                "burn-pad".into(),
+                Box::new(move || drop(t2.clone().pad(p.as_slice(), m).into_data())),
+            ));
+        }
+    } else {
+        let t = BurnTensor::<D>::from_data(data, (&dev, dtype));
+        let t2 = t.clone();
+        jobs.push((
+            "padkit-burn".into(),
+            Box::new(move || drop(padkit_burn::pad(t.clone(), &spec).map(|y| y.into_data()))),
+        ));
+        if let (Some(p), Some(m)) = (pads, burn_mode) {
+            jobs.push((
+                "burn-pad".into(),
+                Box::new(move || drop(t2.clone().pad(p.as_slice(), m).into_data())),
+            ));
+        }
+    }
+}
+
+/// Every implementation that can run `w`.
+fn jobs(w: &Workload, x: &Tensor) -> Result<Vec<(String, Job)>> {
+    let mut jobs: Vec<(String, Job)> = vec![];
+    jobs.push((
+        "padkit-core".into(),
+        match w.dtype {
+            DType::UInt8 => core_pad_into::<1>(w, x),
+            DType::Float16 => core_pad_into::<2>(w, x),
+            _ => core_pad_into::<4>(w, x),
+        },
+    ));
+    let tx = padkit_tract::proto::to_tract(x)?.into_arc_tensor();
+    let opset = if w.spec.mode == PadMode::Wrap { 19 } else { 13 };
+    let mut m = PadModel::new(
+        opset,
+        w.spec.mode.name(),
+        x.clone(),
+        w.spec.pads.clone(),
+        Feed::Initializer,
+    );
+    if let Some(axes) = &w.spec.axes {
+        m = m.with_axes(axes.clone(), Feed::Initializer);
+    }
+    let typed = padkit_tract::onnx()
+        .model_for_proto_model(&m.proto())?
+        .into_optimized()?;
+    jobs.push(("padkit-tract".into(), tract_plan(typed, tx.clone())));
+    let pads = w.spec.resolve(w.shape.len())?;
+    let core_mode = match w.spec.mode {
+        PadMode::Constant => Some(CoreMode::Constant(Arc::new(TractTensor::zero_scalar_dt(
+            tx.datum_type(),
+        )?))),
+        PadMode::Reflect => Some(CoreMode::Reflect),
+        PadMode::Edge => Some(CoreMode::Edge),
+        _ => None,
+    };
+    if let (Some(mode), true) = (core_mode, pads.iter().all(|p| p.begin >= 0 && p.end >= 0)) {
+        let mut model = TypedModel::default();
+        let src = model.add_source("x", tx.datum_type().fact(tx.shape()))?;
+        let op = CorePad::new(
+            pads.iter()
+                .map(|p| (p.begin as usize, p.end as usize))
+                .collect(),
+            mode,
+        );
+        let out = model.wire_node("pad", op, &[src])?;
+        model.select_output_outlets(&out)?;
+        jobs.push(("tract-core".into(), tract_plan(model, tx)));
+    }
+    match w.shape.len() {
+        1 => burn_jobs::<1>(w, x, &mut jobs),
+        3 => burn_jobs::<3>(w, x, &mut jobs),
+        _ => burn_jobs::<4>(w, x, &mut jobs),
+    }
+    Ok(jobs)
+}
+
+pub fn run(quick: bool, json: bool, only: Option<&str>) -> Result<()> {
+    // The targets are for one thread: padkit's parallel paths stay off.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global();
+    let rounds = if quick { 3 } else { 9 };
+    let mut rows = vec![];
+    for w in workload::all() {
+        if (quick && w.output_len() > 32 << 20) || only.is_some_and(|p| !w.name.starts_with(p)) {
+            continue;
+        }
+        eprint!("\r{:<12}", w.name);
+        let x = input(&w);
+        let width = bytes(&x).len() / w.input_len().max(1);
+        let mut floor_job = floor(&x, w.output_len() * width);
+        let mut jobs = jobs(&w, &x)?;
+        let reps = if w.output_len() < 1 << 12 { 2000 } else { 1 };
+        let time = |f: &mut Job| {
+            f(); // warm
+            let t = Instant::now();
+            (0..reps).for_each(|_| f());
+            t.elapsed().as_secs_f64() / reps as f64
+        };
+        let mut samples = vec![vec![]; jobs.len()];
+        let mut ratios = vec![vec![]; jobs.len()];
+        let mut floors = vec![];
+        for _ in 0..rounds {
+            let f = time(&mut floor_job);
+            floors.push(f);
+            for (i, (_, job)) in jobs.iter_mut().enumerate() {
+                let t = time(job);
+                samples[i].push(t);
+                ratios[i].push(t / f);
+            }
+        }
+        rows.push(Row {
+            workload: w.name.clone(),
+            implementation: "floor".into(),
+            median_seconds: median(floors),
+            ratio_to_floor: 1.0,
+        });
+        for ((name, _), (s, r)) in jobs.iter().zip(samples.into_iter().zip(ratios)) {
+            rows.push(Row {
+                workload: w.name.clone(),
+                implementation: name.clone(),
+                median_seconds: median(s),
+                ratio_to_floor: median(r),
+            });
+        }
+    }
+    eprintln!();
+    for r in &rows {
+        if json {
+            println!(
+                "{{\"workload\":\"{}\",\"implementation\":\"{}\",\"median_seconds\":{:e},\"ratio_to_floor\":{:.3}}}",
+                r.workload, r.implementation, r.median_seconds, r.ratio_to_floor
+            );
+        } else {
+            println!(
+                "{:<14} {:<14} {:>12.1} µs  ×{:.2}",
+                r.workload,
+                r.implementation,
+                r.median_seconds * 1e6,
+                r.ratio_to_floor
+            );
+        }
+    }
+    Ok(())
+}

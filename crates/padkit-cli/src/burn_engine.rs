@@ -1,0 +1,129 @@
+//! The `burn` engine: a graph's Pad node through padkit-burn on Burn's Flex backend, for
+//! the element types Burn holds.
+
+use anyhow::{Context, Result, bail};
+use burn::tensor::{
+    Bool, BoolStore, DType as BurnType, Device, Int, Tensor as BurnTensor, TensorData,
+};
+use padkit::half::{bf16, f16};
+use padkit::{DType, Data, PadError, PadSpec, Tensor};
+use padkit_burn::{Fill, pad_with};
+
+use crate::engine::{Outcome, PadCall};
+
+/// Burn's type for an ONNX type, when Burn has one.
+fn burn_type(dtype: DType) -> Option<BurnType> {
+    Some(match dtype {
+        DType::Float32 => BurnType::F32,
+        DType::Float64 => BurnType::F64,
+        DType::Float16 => BurnType::F16,
+        DType::BFloat16 => BurnType::BF16,
+        DType::Int8 => BurnType::I8,
+        DType::Int16 => BurnType::I16,
+        DType::Int32 => BurnType::I32,
+        DType::Int64 => BurnType::I64,
+        DType::UInt8 => BurnType::U8,
+        DType::UInt16 => BurnType::U16,
+        DType::UInt32 => BurnType::U32,
+        DType::UInt64 => BurnType::U64,
+        DType::Bool => BurnType::Bool(BoolStore::Native),
+        _ => return None,
+    })
+}
+
+/// The first element of `v` as `T`.
+fn first<T: padkit::Element>(v: &Tensor) -> Result<T> {
+    v.to_vec::<T>()?
+        .first()
+        .copied()
+        .context("constant value is empty")
+}
+
+/// The constant value tensor as a Burn fill.
+fn fill_of(v: &Tensor) -> Result<Fill> {
+    Ok(match v.dtype() {
+        DType::Float32 => Fill::Float(f64::from(first::<f32>(v)?)),
+        DType::Float64 => Fill::Float(first::<f64>(v)?),
+        DType::Float16 => Fill::Float(f64::from(first::<f16>(v)?)),
+        DType::BFloat16 => Fill::Float(f64::from(first::<bf16>(v)?)),
+        DType::Int8 => Fill::Int(i64::from(first::<i8>(v)?)),
+        DType::Int16 => Fill::Int(i64::from(first::<i16>(v)?)),
+        DType::Int32 => Fill::Int(i64::from(first::<i32>(v)?)),
+        DType::Int64 => Fill::Int(first::<i64>(v)?),
+        DType::UInt8 => Fill::Int(i64::from(first::<u8>(v)?)),
+        DType::UInt16 => Fill::Int(i64::from(first::<u16>(v)?)),
+        DType::UInt32 => Fill::Int(i64::from(first::<u32>(v)?)),
+        DType::UInt64 => {
+            Fill::Int(i64::try_from(first::<u64>(v)?).context("constant value above i64::MAX")?)
+        }
+        DType::Bool => Fill::Bool(matches!(v.data(), Data::Bytes(b) if b.first() == Some(&1))),
+        other => bail!("constant value of type {other} has no Burn fill"),
+    })
+}
+
+fn pad_rank<const D: usize>(
+    data: TensorData,
+    spec: &PadSpec,
+    fill: Fill,
+) -> Result<TensorData, PadError> {
+    let dev = Device::flex();
+    let dtype = data.dtype();
+    Ok(if dtype.is_float() {
+        pad_with(BurnTensor::<D>::from_data(data, (&dev, dtype)), spec, fill)?.into_data()
+    } else if dtype.is_bool() {
+        pad_with(
+            BurnTensor::<D, Bool>::from_data(data, (&dev, dtype)),
+            spec,
+            fill,
+        )?
+        .into_data()
+    } else {
+        pad_with(
+            BurnTensor::<D, Int>::from_data(data, (&dev, dtype)),
+            spec,
+            fill,
+        )?
+        .into_data()
+    })
+}
+
+pub fn run(call: &PadCall) -> Result<Outcome> {
+    let dtype = call.x.dtype();
+    let Some(burn) = burn_type(dtype) else {
+        return Ok(Outcome::Unsupported(format!(
+            "Burn has no element type {dtype}"
+        )));
+    };
+    let Data::Bytes(bytes) = call.x.data() else {
+        return Ok(Outcome::Unsupported(format!(
+            "Burn has no element type {dtype}"
+        )));
+    };
+    let fill = call
+        .value
+        .as_ref()
+        .map(fill_of)
+        .transpose()?
+        .unwrap_or_default();
+    let data = TensorData::from_bytes_vec(bytes.clone(), call.x.shape().to_vec(), burn);
+    let out = match call.x.shape().len() {
+        1 => pad_rank::<1>(data, &call.spec, fill),
+        2 => pad_rank::<2>(data, &call.spec, fill),
+        3 => pad_rank::<3>(data, &call.spec, fill),
+        4 => pad_rank::<4>(data, &call.spec, fill),
+        5 => pad_rank::<5>(data, &call.spec, fill),
+        6 => pad_rank::<6>(data, &call.spec, fill),
+        r => {
+            return Ok(Outcome::Unsupported(format!(
+                "rank {r}: the burn engine handles ranks 1 to 6"
+            )));
+        }
+    }
+    .with_context(|| format!("Pad node {:?}", call.node))?;
+    let y = Tensor::new(
+        dtype,
+        out.shape().to_vec(),
+        Data::Bytes(out.as_bytes().to_vec()),
+    )?;
+    Ok(Outcome::Ran(vec![(call.output.clone(), y)]))
+}
