@@ -39,6 +39,52 @@ pub enum Outcome {
     Unsupported(String),
 }
 
+/// Refuses inputs whose type or known dims differ from the graph's declaration.
+fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
+    use tract_onnx::pb::{tensor_shape_proto::dimension::Value, type_proto};
+    let g = model.graph.as_ref().context("the model has no graph")?;
+    for (name, t) in graph_inputs(model)?.iter().zip(inputs) {
+        let declared = g
+            .input
+            .iter()
+            .find(|i| &i.name == name)
+            .and_then(|i| i.r#type.as_ref());
+        let Some(type_proto::Value::TensorType(tt)) = declared.and_then(|t| t.value.as_ref())
+        else {
+            continue;
+        };
+        if let Ok(dtype) = DType::from_onnx(tt.elem_type) {
+            ensure!(
+                dtype == t.dtype(),
+                "graph input {name:?} is declared {dtype}, the data is {}",
+                t.dtype()
+            );
+        }
+        let Some(shape) = &tt.shape else { continue };
+        let dims: Vec<Option<i64>> = shape
+            .dim
+            .iter()
+            .map(|d| match d.value {
+                Some(Value::DimValue(v)) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let fits = dims.len() == t.shape().len()
+            && dims
+                .iter()
+                .zip(t.shape())
+                .all(|(d, &n)| d.is_none_or(|d| d == n as i64));
+        let show = |d: &Option<i64>| d.map_or("?".to_string(), |v| v.to_string());
+        ensure!(
+            fits,
+            "graph input {name:?} is declared with shape [{}], the data has shape {:?}",
+            dims.iter().map(show).collect::<Vec<_>>().join(", "),
+            t.shape()
+        );
+    }
+    Ok(())
+}
+
 /// Runs `model` (read from `path` when given, for external data) on `engine`.
 pub fn run(
     engine: Engine,
@@ -46,6 +92,7 @@ pub fn run(
     path: Option<&Path>,
     inputs: &[Tensor],
 ) -> Result<Outcome> {
+    check_inputs(model, inputs)?;
     match engine {
         Engine::Core => run_core(model, inputs),
         Engine::Tract => run_tract(model, path, inputs),

@@ -245,3 +245,54 @@ fn bench_prints_one_json_object_per_implementation() {
         "{text}"
     );
 }
+
+#[test]
+fn wrong_input_shape_names_the_numbers() {
+    // pads of test_edge_pad (8 values) fed to test_constant_pad_axes, which pads 2 axes
+    let case = shared("onnx-conformance/node/test_constant_pad_axes/test_data_set_0");
+    let pads8 = shared("onnx-conformance/node/test_edge_pad/test_data_set_0/input_1.pb");
+    for engine in ["core", "tract", "burn"] {
+        let out = padkit()
+            .arg("run")
+            .arg(shared(
+                "onnx-conformance/node/test_constant_pad_axes/model.onnx",
+            ))
+            .args(["--engine", engine, "--data-set"])
+            .arg(&case)
+            .arg("--input")
+            .arg(format!("pads={}", pads8.display()))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{engine}");
+        // checked against the graph's declaration before any engine runs
+        let want = "graph input \"pads\" is declared with shape [4], the data has shape [8]";
+        assert!(
+            stderr(&out).starts_with("padkit: ") && stderr(&out).contains(want),
+            "{engine}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn input_of_another_type_than_declared() {
+    let case = shared("onnx-conformance/node/test_edge_pad");
+    let ds = case.join("test_data_set_0");
+    // the float32 data of test_constant_pad fed as the int32 x of test_edge_pad
+    let float_x = shared("onnx-conformance/node/test_constant_pad/test_data_set_0/input_0.pb");
+    let out = padkit()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--input")
+        .arg(format!("x={}", float_x.display()))
+        .arg("--input")
+        .arg(format!("pads={}", ds.join("input_1.pb").display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("graph input \"x\" is declared int32, the data is float"),
+        "{}",
+        stderr(&out)
+    );
+}
