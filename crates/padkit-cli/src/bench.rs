@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use anyhow::Result;
+use burn::tensor::kind::Numeric;
 use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData, ops::PadMode as BurnMode};
 use padkit::workload::{self, Workload};
 use padkit::{DType, Data, PadMode, Tensor};
@@ -98,33 +99,33 @@ fn burn_jobs<const D: usize>(w: &Workload, x: &Tensor, jobs: &mut Vec<(String, J
         PadMode::Edge => Some(BurnMode::Edge),
         _ => None,
     };
-    let spec = w.spec.clone();
+    let burn_pad = pads.zip(burn_mode);
     if w.dtype == DType::UInt8 {
         let t = BurnTensor::<D, Int>::from_data(data, (&dev, dtype));
-        let t2 = t.clone();
-        jobs.push((
-            "padkit-burn".into(),
-            Box::new(move || drop(padkit_burn::pad(t.clone(), &spec).map(|y| y.into_data()))),
-        ));
-        if let (Some(p), Some(m)) = (pads, burn_mode) {
-            jobs.push((
-                "burn-pad".into(),
-                Box::new(move || drop(t2.clone().pad(p.as_slice(), m).into_data())),
-            ));
-        }
+        push_burn_jobs(t, &w.spec, burn_pad, jobs);
     } else {
         let t = BurnTensor::<D>::from_data(data, (&dev, dtype));
-        let t2 = t.clone();
+        push_burn_jobs(t, &w.spec, burn_pad, jobs);
+    }
+}
+
+/// padkit-burn's pad of `t`, and Burn's own where it can do the workload.
+fn push_burn_jobs<const D: usize, K: padkit_burn::PadKind + Numeric + 'static>(
+    t: BurnTensor<D, K>,
+    spec: &padkit::PadSpec,
+    burn_pad: Option<(Vec<(usize, usize)>, BurnMode)>,
+    jobs: &mut Vec<(String, Job)>,
+) {
+    let (t2, spec) = (t.clone(), spec.clone());
+    jobs.push((
+        "padkit-burn".into(),
+        Box::new(move || drop(padkit_burn::pad(t.clone(), &spec).map(|y| y.into_data()))),
+    ));
+    if let Some((p, m)) = burn_pad {
         jobs.push((
-            "padkit-burn".into(),
-            Box::new(move || drop(padkit_burn::pad(t.clone(), &spec).map(|y| y.into_data()))),
+            "burn-pad".into(),
+            Box::new(move || drop(t2.clone().pad(p.as_slice(), m).into_data())),
         ));
-        if let (Some(p), Some(m)) = (pads, burn_mode) {
-            jobs.push((
-                "burn-pad".into(),
-                Box::new(move || drop(t2.clone().pad(p.as_slice(), m).into_data())),
-            ));
-        }
     }
 }
 
