@@ -3,13 +3,12 @@
 use std::ops::AddAssign;
 
 use crate::axis_map::AxisMap;
-use crate::{PadError, PadSpec, Plan, Result};
+use crate::{AxisPad, PadError, PadMode, PadSpec, Plan, Result};
 
 /// Accumulates each output-gradient element onto the input element it was read from.
 ///
 /// Fill positions contribute nothing and cropped input positions get zero. It needs only
-/// shapes, never the input values. Pad is separable, so the adjoint is applied one axis at
-/// a time, shrinking the gradient from the output shape to `input_shape`.
+/// shapes, never the input values.
 ///
 /// ```
 /// use padkit::{pad_adjoint, PadSpec, PadMode};
@@ -20,7 +19,31 @@ use crate::{PadError, PadSpec, Plan, Result};
 /// ```
 pub fn pad_adjoint<T>(grad_output: &[T], input_shape: &[usize], spec: &PadSpec) -> Result<Vec<T>>
 where
-    T: Copy + Default + AddAssign,
+    T: Copy + Default + AddAssign + Send + Sync,
+{
+    pad_adjoint_in_place(&mut grad_output.to_vec(), input_shape, spec)
+}
+
+/// [`pad_adjoint`] using `grad_output` as scratch space (its contents are unspecified
+/// afterwards), which saves a copy when the caller owns the gradient.
+///
+/// Without interior padding it runs in two passes: each padded axis folds its border
+/// positions onto the center positions they were copied from, in place; then the
+/// centers are cut out by the pad kernel itself, as a constant pad with the pads negated.
+///
+/// ```
+/// use padkit::{pad_adjoint_in_place, PadSpec, PadMode};
+/// let spec = PadSpec::new(vec![1, 1]).with_mode(PadMode::Edge);
+/// let mut grad = vec![1, 2, 3, 4];
+/// assert_eq!(pad_adjoint_in_place(&mut grad, &[2], &spec).unwrap(), vec![3, 7]);
+/// ```
+pub fn pad_adjoint_in_place<T>(
+    grad_output: &mut [T],
+    input_shape: &[usize],
+    spec: &PadSpec,
+) -> Result<Vec<T>>
+where
+    T: Copy + Default + AddAssign + Send + Sync,
 {
     let plan = Plan::new(input_shape, spec, size_of::<T>())?;
     let out_shape = plan.output_shape();
@@ -33,6 +56,80 @@ where
         });
     }
     let pads = spec.resolve(input_shape.len())?;
+    if pads.iter().any(|p| p.interior > 0) {
+        return strided_adjoint(grad_output, input_shape, out_shape, &pads, spec.mode);
+    }
+    for (axis, p) in pads.iter().enumerate() {
+        if !p.is_identity() {
+            let map = AxisMap::new(input_shape[axis], p, spec.mode, out_shape[axis]);
+            fold_borders(grad_output, out_shape, axis, &map);
+        }
+    }
+    let negated = pads
+        .iter()
+        .enumerate()
+        .map(
+            |(axis, p)| match (p.begin.checked_neg(), p.end.checked_neg()) {
+                (Some(b), Some(e)) => Ok((b, e)),
+                _ => Err(PadError::Overflow {
+                    axis,
+                    extent: input_shape[axis].to_string(),
+                    begin: p.begin,
+                    end: p.end,
+                    interior: p.interior,
+                }),
+            },
+        )
+        .collect::<Result<Vec<_>>>()?;
+    let (begins, ends): (Vec<i64>, Vec<i64>) = negated.into_iter().unzip();
+    let cut = PadSpec::new([begins, ends].concat());
+    Plan::new(out_shape, &cut, size_of::<T>())?.run_to_vec(grad_output, &T::default())
+}
+
+/// Adds every border position of `axis` onto the center position it was copied from,
+/// in place (the border keeps its values; the final cut drops it). Axes commute, so the
+/// order the axes are folded in does not matter.
+fn fold_borders<T: Copy + AddAssign>(grad: &mut [T], shape: &[usize], axis: usize, map: &AxisMap) {
+    let Some(c) = map.center else {
+        return; // nothing read: the whole axis is fill
+    };
+    let inner: usize = shape[axis + 1..].iter().product();
+    let block = shape[axis] * inner;
+    if block == 0 {
+        return;
+    }
+    // (border position, center position it was copied from), planned once for all blocks
+    let pairs: Vec<(usize, usize)> = map
+        .runs
+        .iter()
+        .flat_map(|&(at, run)| {
+            run.sources()
+                .enumerate()
+                .map(move |(t, s)| ((at + t) * inner, (c.out + s - c.src) * inner))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return; // constant mode: the border is all fill
+    }
+    for blk in grad.chunks_exact_mut(block) {
+        for &(from, to) in &pairs {
+            for k in 0..inner {
+                let g = blk[from + k];
+                blk[to + k] += g;
+            }
+        }
+    }
+}
+
+/// The adjoint with interior padding: axis by axis, each gathering the strided
+/// positions back into a new, smaller gradient.
+fn strided_adjoint<T: Copy + Default + AddAssign>(
+    grad_output: &[T],
+    input_shape: &[usize],
+    out_shape: &[usize],
+    pads: &[AxisPad],
+    mode: PadMode,
+) -> Result<Vec<T>> {
     let mut shape = out_shape.to_vec();
     let mut grad = grad_output.to_vec();
     for axis in (0..shape.len()).rev() {
@@ -40,14 +137,14 @@ where
             continue;
         }
         let d = input_shape[axis];
-        let map = AxisMap::new(d, &pads[axis], spec.mode, shape[axis]);
+        let map = AxisMap::new(d, &pads[axis], mode, shape[axis]);
         grad = fold_axis(&grad, &shape, axis, d, &map)?;
         shape[axis] = d;
     }
     Ok(grad)
 }
 
-/// One axis of the adjoint: `new[.., s, ..] += grad[.., i, ..]` for each `i → s`.
+/// One axis of the strided adjoint: `new[.., s, ..] += grad[.., i, ..]` for each `i → s`.
 fn fold_axis<T: Copy + Default + AddAssign>(
     grad: &[T],
     shape: &[usize],

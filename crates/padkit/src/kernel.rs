@@ -2,12 +2,15 @@
 //!
 //! The output is written exactly once: each axis writes its center from the input, then
 //! produces its other runs by copying blocks it already wrote (fills are slice fills).
-//! Short rows use a precomputed per-element program.
+//! Rows of the last axis follow their [`RowProgram`]. The kernel writes into
+//! uninitialised memory, so a fresh output is never filled first.
+
+use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
 use crate::axis_map::Run;
-use crate::plan::FILL;
+use crate::row::RowProgram;
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Blocks at least this large are split across rayon's threads.
@@ -32,8 +35,7 @@ pub fn pad<T: Clone + Send + Sync>(
     value: T,
 ) -> Result<(Vec<usize>, Vec<T>)> {
     let plan = Plan::new(shape, spec, size_of::<T>())?;
-    let mut out = alloc(plan.output_len(), value.clone())?;
-    plan.run(input, &value, &mut out)?;
+    let out = plan.run_to_vec(input, &value)?;
     Ok((plan.output_shape, out))
 }
 
@@ -60,18 +62,25 @@ pub fn pad_into<T: Clone + Send + Sync>(
     Ok(plan.output_shape)
 }
 
-/// `len` copies of `value`, failing with [`PadError::Alloc`] instead of aborting.
-pub(crate) fn alloc<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
+/// An empty vector with room for `len` elements, failing with [`PadError::Alloc`] instead
+/// of aborting.
+pub(crate) fn with_capacity<T>(len: usize) -> Result<Vec<T>> {
     let mut out = Vec::new();
     out.try_reserve_exact(len).map_err(|_| PadError::Alloc {
         bytes: len.saturating_mul(size_of::<T>()),
     })?;
+    Ok(out)
+}
+
+/// `len` copies of `value`, allocated fallibly.
+pub(crate) fn alloc<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
+    let mut out = with_capacity(len)?;
     out.resize(len, value);
     Ok(out)
 }
 
 impl Plan {
-    /// Runs the plan: pads `input` into `out`.
+    /// Runs the plan: pads `input` into `out`, which must hold exactly the output.
     ///
     /// ```
     /// use padkit::{Plan, PadSpec, PadMode};
@@ -82,6 +91,39 @@ impl Plan {
     /// assert_eq!(out, vec![2, 1, 1, 2, 3, 3, 2]);
     /// ```
     pub fn run<T: Clone + Send + Sync>(&self, input: &[T], value: &T, out: &mut [T]) -> Result<()> {
+        if std::mem::needs_drop::<T>() {
+            // Overwriting through `MaybeUninit` would leak the old values: assign instead.
+            let fresh = self.run_to_vec(input, value)?;
+            check_len("output buffer", &self.output_shape, out.len())?;
+            for (o, n) in out.iter_mut().zip(fresh) {
+                *o = n;
+            }
+            return Ok(());
+        }
+        let out_ptr: *mut [T] = out;
+        // SAFETY: `MaybeUninit<T>` has the layout of `T`, and the kernel only ever writes
+        // initialised values through this view, so `out` stays initialised. Nothing is
+        // dropped by the overwrites, which is fine: `T` has no drop glue (checked above).
+        let out = unsafe { &mut *(out_ptr as *mut [MaybeUninit<T>]) };
+        self.run_uninit(input, value, out).map(|_| ())
+    }
+
+    /// Runs the plan into uninitialised memory (e.g. a vector's spare capacity), which
+    /// must hold exactly the output; returns it, now initialised.
+    ///
+    /// ```
+    /// use padkit::{Plan, PadSpec};
+    /// let plan = Plan::new(&[2], &PadSpec::new(vec![1, 1]), 4).unwrap();
+    /// let mut out: Vec<i32> = Vec::with_capacity(plan.output_len());
+    /// let written = plan.run_uninit(&[5, 6], &0, out.spare_capacity_mut()).unwrap();
+    /// assert_eq!(written, &[0, 5, 6, 0]);
+    /// ```
+    pub fn run_uninit<'o, T: Clone + Send + Sync>(
+        &self,
+        input: &[T],
+        value: &T,
+        out: &'o mut [MaybeUninit<T>],
+    ) -> Result<&'o mut [T]> {
         check_len("input data", &self.input_shape, input.len())?;
         check_len("output buffer", &self.output_shape, out.len())?;
         if !out.is_empty() {
@@ -92,7 +134,30 @@ impl Plan {
             }
             .axis(0, 0, out);
         }
-        Ok(())
+        // SAFETY: `axis(0, …)` wrote every element of the output: each axis writes its
+        // center and every run around it, and the runs and center of an axis cover all
+        // of its output positions (`AxisMap` invariant, checked by the reference tests).
+        Ok(unsafe { out.assume_init_mut() })
+    }
+
+    /// Runs the plan into a new vector.
+    ///
+    /// ```
+    /// let plan = padkit::Plan::new(&[1], &padkit::PadSpec::new(vec![0, 2]), 1).unwrap();
+    /// assert_eq!(plan.run_to_vec(&[7u8], &1).unwrap(), vec![7, 1, 1]);
+    /// ```
+    pub fn run_to_vec<T: Clone + Send + Sync>(&self, input: &[T], value: &T) -> Result<Vec<T>> {
+        let mut out = with_capacity(self.output_len())?;
+        let len = self
+            .run_uninit(
+                input,
+                value,
+                &mut out.spare_capacity_mut()[..self.output_len()],
+            )?
+            .len();
+        // SAFETY: `run_uninit` initialised the first `len` elements of the spare capacity.
+        unsafe { out.set_len(len) };
+        Ok(out)
     }
 }
 
@@ -117,21 +182,21 @@ struct Writer<'a, T> {
 
 impl<T: Clone + Send + Sync> Writer<'_, T> {
     /// Writes the block of merged axis `ax` whose input starts at `in_off` into `out`.
-    fn axis(&self, ax: usize, in_off: usize, out: &mut [T]) {
+    fn axis(&self, ax: usize, in_off: usize, out: &mut [MaybeUninit<T>]) {
         let last = ax + 1 == self.plan.maps.len();
-        let (ib, ob) = (self.plan.in_block[ax], self.plan.out_block[ax]);
-        if last && let Some(program) = &self.plan.tiny_row {
-            return self.tiny_rows(program, in_off, out);
+        if last && let Some(program) = &self.plan.row {
+            return self.rows(program, in_off, out);
         }
+        let (ib, ob) = (self.plan.in_block[ax], self.plan.out_block[ax]);
         let map = &self.plan.maps[ax];
         if let Some(c) = map.center {
             let dst = &mut out[c.out * ob..(c.out + c.len) * ob];
             let src_off = in_off + c.src * ib;
-            let rows_are_tiny = ax + 2 == self.plan.maps.len() && self.plan.tiny_row.is_some();
+            let rows_follow = ax + 2 == self.plan.maps.len();
             if last {
                 copy(dst, &self.input[src_off..src_off + c.len * ib]);
-            } else if let (true, Some(program)) = (rows_are_tiny, &self.plan.tiny_row) {
-                self.tiny_rows(program, src_off, dst);
+            } else if let (true, Some(program)) = (rows_follow, &self.plan.row) {
+                self.rows(program, src_off, dst);
             } else if use_threads(size_of_val(dst)) && c.len > 1 {
                 dst.par_chunks_mut(ob)
                     .enumerate()
@@ -161,7 +226,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
                         let src = in_off + s * ib;
                         let blk = &mut out[dst + t * ob..dst + (t + 1) * ob];
                         if last {
-                            blk.clone_from_slice(&self.input[src..src + ib]);
+                            blk.write_clone_of_slice(&self.input[src..src + ib]);
                         } else {
                             self.axis(ax + 1, src, blk);
                         }
@@ -171,25 +236,37 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         }
     }
 
-    /// Consecutive short output rows (each `program.len()` long, each reading one input
-    /// row), element by element from the row program, in one loop.
-    fn tiny_rows(&self, program: &[u32], in_off: usize, out: &mut [T]) {
-        let in_row = self.plan.in_row;
-        if in_row == 0 {
-            return out.fill(self.value.clone()); // rows of an empty input are all fill
+    /// Consecutive output rows of the last merged axis, each reading the next input row
+    /// from `in_off` on, written by `program`; split across threads when large.
+    fn rows(&self, program: &RowProgram, in_off: usize, out: &mut [MaybeUninit<T>]) {
+        let row_bytes = program.len * size_of::<T>();
+        if use_threads(size_of_val(out)) && out.len() > program.len {
+            let rows = (PARALLEL_BYTES / row_bytes.max(1)).max(1);
+            let in_row = self.plan.in_row;
+            out.par_chunks_mut(rows * program.len)
+                .enumerate()
+                .for_each(|(t, o)| self.rows_serial(program, in_off + t * rows * in_row, o));
+        } else {
+            self.rows_serial(program, in_off, out);
         }
-        let rows = out.len() / program.len();
-        let input = &self.input[in_off..in_off + rows * in_row];
-        for (o, i) in out
-            .chunks_exact_mut(program.len())
-            .zip(input.chunks_exact(in_row))
-        {
-            for (x, &p) in o.iter_mut().zip(program) {
-                *x = if p == FILL {
-                    self.value.clone()
-                } else {
-                    i[p as usize].clone()
-                };
+    }
+
+    fn rows_serial(&self, program: &RowProgram, in_off: usize, out: &mut [MaybeUninit<T>]) {
+        let in_row = self.plan.in_row;
+        let input = &self.input[in_off..];
+        for (r, o) in out.chunks_exact_mut(program.len).enumerate() {
+            let i = &input[r * in_row..(r + 1) * in_row];
+            if let Some(b) = program.body {
+                copy_serial(&mut o[b.out..b.out + b.len], &i[b.src..b.src + b.len]);
+            }
+            // SAFETY: `RowProgram::new` makes every output position less than
+            // `program.len` (= `o.len()`) and every source less than the input row's
+            // length (= `in_row` = `i.len()`), the plan's invariant for the last axis.
+            for &(d, s) in &program.gathers {
+                unsafe { o.get_unchecked_mut(d).write(i.get_unchecked(s).clone()) };
+            }
+            for &d in &program.fills {
+                unsafe { o.get_unchecked_mut(d).write(self.value.clone()) };
             }
         }
     }
@@ -208,43 +285,72 @@ fn parallel_chunk<T>(len: usize) -> Option<usize> {
         .then(|| (PARALLEL_BYTES / size_of::<T>().max(1)).max(1))
 }
 
-/// Runs up to this many elements are copied in an inline loop: a `memcpy` call costs more
-/// than the copy (reflect and edge borders are runs of one or two elements).
-const SHORT_RUN: usize = 16;
-
-/// `dst.clone_from_slice(src)`: inline when short, split across threads when large.
-fn copy<T: Clone + Send + Sync>(dst: &mut [T], src: &[T]) {
-    if dst.len() <= SHORT_RUN {
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d = s.clone();
-        }
-    } else if let Some(chunk) = parallel_chunk::<T>(dst.len()) {
-        dst.par_chunks_mut(chunk)
+/// Writes a clone of `src` into `dst`: split across threads when large.
+fn copy<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    match parallel_chunk::<T>(dst.len()) {
+        Some(chunk) => dst
+            .par_chunks_mut(chunk)
             .zip(src.par_chunks(chunk))
-            .for_each(|(d, s)| d.clone_from_slice(s));
-    } else {
-        dst.clone_from_slice(src);
+            .for_each(|(d, s)| copy_serial(d, s)),
+        None => copy_serial(dst, src),
     }
 }
 
-/// `dst.fill(value)`, split across threads when large.
-fn fill<T: Clone + Send + Sync>(dst: &mut [T], value: &T) {
-    if let Some(chunk) = parallel_chunk::<T>(dst.len()) {
-        dst.par_chunks_mut(chunk)
-            .for_each(|d| d.fill(value.clone()));
-    } else {
-        dst.fill(value.clone());
+/// Writes a clone of `src` into `dst` on this thread. Runs of up to 16 elements (row
+/// bodies of tiny rows, reflect and edge borders) are copied with a fixed length, so the
+/// compiler inlines them instead of calling `memcpy`, which costs more than such a copy.
+#[inline]
+fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    macro_rules! fixed {
+        ($($n:literal)*) => {
+            match dst.len() {
+                $($n => copy_fixed::<T, $n>(dst, src),)*
+                _ => _ = dst.write_clone_of_slice(src),
+            }
+        };
+    }
+    fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+/// `copy_serial` for a length known at compile time.
+#[inline(always)]
+fn copy_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    let (dst, src): (&mut [MaybeUninit<T>; N], &[T; N]) = (
+        dst.try_into()
+            .expect("copy_serial dispatches on the length"),
+        src.try_into()
+            .expect("copy sources and destinations have equal lengths"),
+    );
+    for (d, s) in dst.iter_mut().zip(src) {
+        d.write(s.clone());
     }
 }
 
-/// Copies `out[from..from+len]` to `out[to..to+len]`; the two ranges never overlap
-/// (one is inside an axis' center, the other outside it).
-fn duplicate<T: Clone + Send + Sync>(out: &mut [T], from: usize, to: usize, len: usize) {
-    if from < to {
+/// Writes `value` into every element of `dst`, split across threads when large.
+fn fill<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], value: &T) {
+    let serial = |d: &mut [MaybeUninit<T>]| d.iter_mut().for_each(|x| _ = x.write(value.clone()));
+    match parallel_chunk::<T>(dst.len()) {
+        Some(chunk) => dst.par_chunks_mut(chunk).for_each(serial),
+        None => serial(dst),
+    }
+}
+
+/// Copies `out[from..from+len]` to `out[to..to+len]`. The source lies inside the center
+/// of the axis being written, which `Writer::axis` wrote before any run, and the two
+/// ranges never overlap (the destination is outside the center).
+fn duplicate<T: Clone + Send + Sync>(
+    out: &mut [MaybeUninit<T>],
+    from: usize,
+    to: usize,
+    len: usize,
+) {
+    let (src, dst) = if from < to {
         let (head, tail) = out.split_at_mut(to);
-        copy(&mut tail[..len], &head[from..from + len]);
+        (&head[from..from + len], &mut tail[..len])
     } else {
         let (head, tail) = out.split_at_mut(from);
-        copy(&mut head[to..to + len], &tail[..len]);
-    }
+        (&tail[..len], &mut head[to..to + len])
+    };
+    // SAFETY: the source range is inside the axis' center, already written (see above).
+    copy(dst, unsafe { src.assume_init_ref() });
 }

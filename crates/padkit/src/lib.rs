@@ -23,18 +23,21 @@
 
 mod adjoint;
 mod axis_map;
+mod bytes;
 mod dtype;
 mod error;
 mod kernel;
 mod mode;
 mod packed;
 mod plan;
+mod row;
 mod shape;
 mod spec;
 mod tensor;
 
-pub use adjoint::pad_adjoint;
+pub use adjoint::{pad_adjoint, pad_adjoint_in_place};
 pub use axis_map::axis_sources;
+pub use bytes::pad_bytes;
 pub use dtype::{DType, Element, Layout};
 pub use error::{PadError, Result};
 pub use kernel::{pad, pad_into};
@@ -42,7 +45,7 @@ pub use mode::PadMode;
 pub use plan::Plan;
 pub use shape::{Dim, axis_output, output_shape};
 pub use spec::{AxisPad, PadSpec, normalize_axes};
-pub use tensor::{Data, Tensor, pad_bytes, pad_tensor};
+pub use tensor::{Data, Tensor, pad_tensor};
 pub mod onnx;
 pub mod workload;
 

@@ -1,14 +1,9 @@
 //! A pad planned for one concrete input shape: per-axis maps after merging untouched axes.
 
 use crate::axis_map::AxisMap;
+use crate::row::RowProgram;
 use crate::shape::concrete_extent;
 use crate::{AxisPad, PadError, PadSpec, Result};
-
-/// Output rows of at most this many elements take the per-element program path.
-const TINY_ROW: usize = 32;
-
-/// Marks a fill position in a row program.
-pub(crate) const FILL: u32 = u32::MAX;
 
 /// A pad planned for one input shape and element size: validated, with untouched axes
 /// merged, ready to run any number of times.
@@ -29,9 +24,8 @@ pub struct Plan {
     pub(crate) in_block: Vec<usize>,
     /// Output elements per index of each merged axis.
     pub(crate) out_block: Vec<usize>,
-    /// For short output rows: the input offset (within the row) of every output element
-    /// of a row, [`FILL`] for fill.
-    pub(crate) tiny_row: Option<Vec<u32>>,
+    /// What every row of the last merged axis writes, unless its border is long.
+    pub(crate) row: Option<RowProgram>,
     /// Input elements in one row of the last merged axis.
     pub(crate) in_row: usize,
 }
@@ -55,7 +49,7 @@ impl Plan {
             maps: Vec::new(),
             in_block: Vec::new(),
             out_block: Vec::new(),
-            tiny_row: None,
+            row: None,
             in_row: 0,
         };
         if plan.output_len() > 0 {
@@ -143,16 +137,7 @@ impl Plan {
         self.out_block.reverse();
         let last = self.maps.len() - 1;
         self.in_row = groups[last].0 * unit;
-        let row = self.maps[last].out_len * unit;
-        if row <= TINY_ROW {
-            let mut program = vec![FILL; row];
-            self.maps[last].for_each_source(|o, s| {
-                for u in 0..unit {
-                    program[o * unit + u] = (s * unit + u) as u32;
-                }
-            });
-            self.tiny_row = Some(program);
-        }
+        self.row = RowProgram::new(&self.maps[last], unit);
     }
 }
 

@@ -2,7 +2,7 @@
 //! dispatch on, and its pad and adjoint.
 
 use crate::packed::{pack, unpack};
-use crate::{DType, Element, Layout, PadError, PadSpec, Result, pad};
+use crate::{DType, Element, Layout, PadError, PadSpec, Result, pad, pad_bytes};
 
 /// The storage of a [`Tensor`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -269,59 +269,4 @@ pub fn pad_tensor(input: &Tensor, spec: &PadSpec, value: Option<&Tensor>) -> Res
         _ => unreachable!("Tensor::new keeps data and layout consistent"),
     };
     Tensor::new(input.dtype, out_shape, data)
-}
-
-/// Pads raw little-endian elements of `element_bytes` bytes each (1, 2, 4, 8 or 16) with
-/// the fill element `value`: the byte-width kernel that serves every fixed-size type.
-///
-/// ```
-/// // two u16 elements, padded by one 0xBEEF on each side
-/// let (shape, out) = padkit::pad_bytes(&[1, 0, 2, 0], 2, &[2], &padkit::PadSpec::new(vec![1, 1]), &[0xEF, 0xBE]).unwrap();
-/// assert_eq!((shape, out), (vec![4], vec![0xEF, 0xBE, 1, 0, 2, 0, 0xEF, 0xBE]));
-/// assert!(padkit::pad_bytes(&[0; 3], 3, &[1], &padkit::PadSpec::new(vec![0, 0]), &[0; 3]).is_err());
-/// ```
-pub fn pad_bytes(
-    bytes: &[u8],
-    element_bytes: usize,
-    shape: &[usize],
-    spec: &PadSpec,
-    value: &[u8],
-) -> Result<(Vec<usize>, Vec<u8>)> {
-    if value.len() != element_bytes {
-        return Err(PadError::ValueNotScalar {
-            elements: value
-                .len()
-                .checked_div(element_bytes)
-                .unwrap_or(value.len()),
-        });
-    }
-    match element_bytes {
-        1 => pad_width::<1>(bytes, shape, spec, value),
-        2 => pad_width::<2>(bytes, shape, spec, value),
-        4 => pad_width::<4>(bytes, shape, spec, value),
-        8 => pad_width::<8>(bytes, shape, spec, value),
-        16 => pad_width::<16>(bytes, shape, spec, value),
-        other => Err(PadError::UnsupportedType(format!("{other}-byte elements"))),
-    }
-}
-
-/// The byte-width kernel: elements as `[u8; N]`.
-fn pad_width<const N: usize>(
-    bytes: &[u8],
-    shape: &[usize],
-    spec: &PadSpec,
-    value: &[u8],
-) -> Result<(Vec<usize>, Vec<u8>)> {
-    let (elements, rest) = bytes.as_chunks::<N>();
-    let (fill, _) = value.as_chunks::<N>();
-    if !rest.is_empty() {
-        return Err(PadError::DataLength {
-            what: "input bytes",
-            shape: shape.to_vec(),
-            expected: shape.iter().product::<usize>().saturating_mul(N),
-            got: bytes.len(),
-        });
-    }
-    let (s, out) = pad(elements, shape, spec, fill[0])?;
-    Ok((s, out.into_flattened()))
 }

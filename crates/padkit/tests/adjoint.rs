@@ -8,7 +8,7 @@ fn spec() -> impl Strategy<Value = (Vec<usize>, PadSpec)> {
     (1usize..=4)
         .prop_flat_map(|rank| {
             (
-                prop::collection::vec(1usize..=6, rank),
+                prop::collection::vec(0usize..=6, rank),
                 prop::collection::vec(-4i64..=9, 2 * rank),
                 prop::sample::select(PadMode::ALL.to_vec()),
                 prop::collection::vec(0i64..=2, rank),

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{ErrClass, Mode, class_of, reference};
-use padkit::{DType, Data, PadMode, PadSpec, Tensor, pad, pad_tensor};
+use padkit::{DType, Data, PadMode, PadSpec, Tensor, pad, pad_into, pad_tensor};
 use proptest::prelude::*;
 
 /// Largest output the properties allow, in elements.
@@ -30,6 +30,23 @@ impl Case {
     }
 
     fn reference<T: Clone>(&self, input: &[T], value: T) -> Result<(Vec<usize>, Vec<T>), ErrClass> {
+        self.reference_limited(input, value, LIMIT)
+    }
+
+    fn reference_unlimited<T: Clone>(
+        &self,
+        input: &[T],
+        value: T,
+    ) -> Result<(Vec<usize>, Vec<T>), ErrClass> {
+        self.reference_limited(input, value, usize::MAX)
+    }
+
+    fn reference_limited<T: Clone>(
+        &self,
+        input: &[T],
+        value: T,
+        limit: usize,
+    ) -> Result<(Vec<usize>, Vec<T>), ErrClass> {
         reference(
             input,
             &self.shape,
@@ -38,7 +55,7 @@ impl Case {
             self.interior.as_deref(),
             Mode::of(self.mode),
             value,
-            LIMIT,
+            limit,
         )
     }
 }
@@ -146,8 +163,78 @@ where
     Ok(())
 }
 
+/// `pad_into` over a buffer of stale values: the buffer must end up equal to `pad`'s
+/// output (and the reference's), for plain and for heap-owning elements.
+fn check_into<T>(case: &Case, input: Vec<T>, value: T, stale: T) -> Result<(), TestCaseError>
+where
+    T: Clone + Send + Sync + PartialEq + std::fmt::Debug,
+{
+    if let Ok((shape, want)) = case.reference(&input, value.clone()) {
+        let mut out = vec![stale; want.len()];
+        let got = pad_into(
+            &input,
+            &case.shape,
+            &case.spec(size_of::<T>()),
+            value,
+            &mut out,
+        );
+        prop_assert_eq!(got.ok(), Some(shape));
+        prop_assert_eq!(out, want);
+    }
+    Ok(())
+}
+
+/// Outputs above the kernel's 4 MiB parallel threshold, on a two-thread pool: the
+/// parallel row, block, copy and fill paths against the reference.
+#[test]
+fn large_outputs_split_across_threads_match_reference() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let cases = [
+        (vec![3, 200, 1800], vec![0, 2, 3, 0, 2, 1], PadMode::Reflect),
+        (
+            vec![3, 200, 1800],
+            vec![1, -2, 3, 1, 2, -1],
+            PadMode::Constant,
+        ),
+        (vec![2, 600, 1000], vec![2, 1, 0, 1, 1, 0], PadMode::Edge),
+        (vec![1_200_000, 2], vec![1, 1, 0, 1], PadMode::Wrap),
+        (vec![3_000_000], vec![70, -5], PadMode::Symmetric),
+    ];
+    for (shape, pads, mode) in cases {
+        let case = Case {
+            shape,
+            pads,
+            axes: None,
+            interior: None,
+            mode,
+        };
+        let n = case.shape.iter().product();
+        let (input, value) = (iota(n), 0xDEAD_BEEF);
+        let want = case.reference_unlimited(&input, value).unwrap();
+        let spec = PadSpec {
+            max_output_bytes: None,
+            ..case.spec(4)
+        };
+        let got = pool
+            .install(|| pad(&input, &case.shape, &spec, value))
+            .unwrap();
+        assert!(got == want, "{case:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(768))]
+
+    #[test]
+    fn pad_into_matches_reference(case in case()) {
+        let n = case.shape.iter().product();
+        check_into(&case, iota(n), 0xDEAD_BEEF, 1)?;
+        let strings = iota(n).into_iter().map(|v| v.to_string()).collect();
+        check_into(&case, strings, "pad".to_string(), "stale".to_string())?;
+    }
 
     #[test]
     fn u8_matches_reference(case in case()) {

@@ -1,0 +1,105 @@
+//! The per-row program of the last merged axis: one contiguous copy from the input row,
+//! then a short list of single-element gathers and fills for everything around it.
+//!
+//! Rows are the unit of work of every pad (a conv pad of 256-element rows has 16 384 of
+//! them), so the row loop must not re-walk the axis map per row.
+
+use crate::axis_map::{AxisMap, Run};
+
+/// Rows whose elements outside the contiguous copy number at most this many take the
+/// program path; longer borders are copied run by run from the written center instead.
+const EDGE_LIMIT: usize = 64;
+
+/// A contiguous copy from the input row into the output row, in elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Body {
+    pub(crate) out: usize,
+    pub(crate) src: usize,
+    pub(crate) len: usize,
+}
+
+/// What to write in every output row of the last merged axis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RowProgram {
+    /// Output elements per row.
+    pub(crate) len: usize,
+    /// The row's center, copied from the input row in one go.
+    pub(crate) body: Option<Body>,
+    /// `(output position, input position)` of every other element that reads the input.
+    pub(crate) gathers: Vec<(usize, usize)>,
+    /// Output positions of the fill value.
+    pub(crate) fills: Vec<usize>,
+}
+
+impl RowProgram {
+    /// The program for rows of `map` whose elements are `unit` consecutive elements, or
+    /// `None` when the border is too long to be worth listing element by element.
+    pub(crate) fn new(map: &AxisMap, unit: usize) -> Option<RowProgram> {
+        let border: usize = map.runs.iter().map(|&(_, run)| run.len()).sum();
+        if border.checked_mul(unit)? > EDGE_LIMIT {
+            return None;
+        }
+        let mut program = RowProgram {
+            len: map.out_len * unit,
+            body: map.center.map(|c| Body {
+                out: c.out * unit,
+                src: c.src * unit,
+                len: c.len * unit,
+            }),
+            gathers: Vec::new(),
+            fills: Vec::new(),
+        };
+        for &(at, run) in &map.runs {
+            let positions = (at * unit..).take(run.len() * unit);
+            match run {
+                Run::Fill { .. } => program.fills.extend(positions),
+                _ => {
+                    let sources = run.sources().flat_map(|s| s * unit..(s + 1) * unit);
+                    program.gathers.extend(positions.zip(sources));
+                }
+            }
+        }
+        Some(program)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AxisPad, PadMode};
+
+    #[test]
+    fn reflect_rows_copy_the_center_and_gather_the_borders() {
+        let p = AxisPad {
+            begin: 2,
+            end: 1,
+            interior: 0,
+        };
+        let map = AxisMap::new(4, &p, PadMode::Reflect, 7);
+        let program = RowProgram::new(&map, 2).unwrap();
+        assert_eq!(program.len, 14);
+        assert_eq!(
+            program.body,
+            Some(Body {
+                out: 4,
+                src: 0,
+                len: 8
+            })
+        );
+        // out[0] = in[2], out[1] = in[1], out[6] = in[2]; two inner elements each
+        let expected = [(0, 4), (1, 5), (2, 2), (3, 3), (12, 4), (13, 5)];
+        assert_eq!(program.gathers, expected);
+        assert!(program.fills.is_empty());
+    }
+
+    #[test]
+    fn long_borders_take_the_run_path() {
+        let p = AxisPad {
+            begin: 40,
+            end: 40,
+            interior: 0,
+        };
+        let map = AxisMap::new(4, &p, PadMode::Constant, 84);
+        assert!(RowProgram::new(&map, 1).is_none());
+    }
+}
