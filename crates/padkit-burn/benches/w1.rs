@@ -1,15 +1,23 @@
-//! W1 (f32 [1,64,256,256], pads 2 on H and W) on Flex, one run: padkit-burn's native path,
-//! Burn's own `pad`, the composed path, and a memcpy floor; forward, and forward+backward
-//! on the autodiff device.
+//! W1 (f32 [1,64,256,256], pads 2 on H and W) on Flex, one thread, one run: padkit-burn's
+//! native path, Burn's own `pad`, the composed path, and a memcpy floor.
+//!
+//! `fwd` times the pad. `bwd` times `y.sum().backward()` on an already padded `y` (the
+//! pad runs untimed in the setup); `bwd/leaf` times the same on a leaf tensor of the
+//! output's shape, so `bwd − bwd/leaf` is what the pad's backward adds to a step.
 
 use burn::tensor::ops::PadMode as BurnMode;
 use burn::tensor::{Device, Tensor};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use padkit::{PadMode, PadSpec};
 use padkit_burn::{Fill, pad_composed, pad_with};
 
+type PadFn = Box<dyn Fn(Tensor<4>) -> Tensor<4>>;
+
 fn w1(c: &mut Criterion) {
-    let spec = |m| PadSpec::new(vec![0, 0, 2, 2, 0, 0, 2, 2]).with_mode(m);
+    // The targets are for one thread, like the floor: Flex and padkit both use rayon.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global();
     let mut g = c.benchmark_group("W1-burn-flex");
     let out_len = 64 * 260 * 260;
     let (src, mut dst) = (vec![1.0f32; 64 * 256 * 256], vec![0.0f32; out_len]);
@@ -19,38 +27,48 @@ fn w1(c: &mut Criterion) {
             dst[src.len()..].fill(0.0);
         })
     });
+    let ad = Device::flex().autodiff();
+    g.bench_function("bwd/leaf", |b| {
+        b.iter_batched(
+            || Tensor::<4>::ones([1, 64, 260, 260], &ad).require_grad(),
+            |y| y.sum().backward(),
+            BatchSize::PerIteration,
+        )
+    });
     for (mode, burn_mode) in [
         (PadMode::Constant, BurnMode::Constant(0.0)),
         (PadMode::Reflect, BurnMode::Reflect),
         (PadMode::Edge, BurnMode::Edge),
     ] {
-        for (dev, tag) in [
-            (Device::flex(), "fwd"),
-            (Device::flex().autodiff(), "fwd+bwd"),
-        ] {
-            let x = Tensor::<4>::ones([1, 64, 256, 256], &dev);
-            let run = |y: Tensor<4>| {
-                if tag == "fwd" {
-                    // materialise: read one element back
-                    let _ = y.slice([0..1, 0..1, 0..1, 0..1]).into_data();
-                } else {
-                    let _ = y.sum().backward();
-                }
-            };
-            let s = spec(mode);
-            let x1 = if tag == "fwd" {
-                x.clone()
-            } else {
-                x.clone().require_grad()
-            };
-            g.bench_function(format!("padkit-native-{mode}-{tag}"), |b| {
-                b.iter(|| run(pad_with(x1.clone(), &s, 0.0).unwrap()))
+        let s = PadSpec::new(vec![0, 0, 2, 2, 0, 0, 2, 2]).with_mode(mode);
+        let s2 = s.clone();
+        let paths: [(&str, PadFn); 3] = [
+            (
+                "padkit-native",
+                Box::new(move |x| pad_with(x, &s, 0.0).unwrap()),
+            ),
+            (
+                "burn-pad",
+                Box::new(move |x| x.pad([(2, 2), (2, 2)], burn_mode)),
+            ),
+            (
+                "padkit-composed",
+                Box::new(move |x| pad_composed(x, &s2, Fill::Zero).unwrap()),
+            ),
+        ];
+        let x = Tensor::<4>::ones([1, 64, 256, 256], &Device::flex());
+        let xg = Tensor::<4>::ones([1, 64, 256, 256], &ad).require_grad();
+        for (name, pad) in &paths {
+            g.bench_function(format!("fwd/{name}-{mode}"), |b| {
+                // materialise: read one element back
+                b.iter(|| pad(x.clone()).slice([0..1, 0..1, 0..1, 0..1]).into_data())
             });
-            g.bench_function(format!("burn-pad-{mode}-{tag}"), |b| {
-                b.iter(|| run(x1.clone().pad([(2, 2), (2, 2)], burn_mode)))
-            });
-            g.bench_function(format!("padkit-composed-{mode}-{tag}"), |b| {
-                b.iter(|| run(pad_composed(x1.clone(), &s, Fill::Zero).unwrap()))
+            g.bench_function(format!("bwd/{name}-{mode}"), |b| {
+                b.iter_batched(
+                    || pad(xg.clone()),
+                    |y| y.sum().backward(),
+                    BatchSize::PerIteration,
+                )
             });
         }
     }

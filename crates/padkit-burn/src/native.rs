@@ -2,6 +2,9 @@
 //! padkit's kernel on the backend's buffer, and whose `Autodiff` implementation registers
 //! a backward that calls padkit's adjoint (shape-only: nothing is checkpointed).
 //!
+//! Flex lends its buffer: the kernel reads the input tensor's bytes in place and writes a
+//! new buffer once. NdArray goes through its data round trip.
+//!
 //! Specs reaching these functions were already checked by `Plan::new` (lengths, axes,
 //! extents and output size), so the kernels cannot refuse them.
 #![allow(deprecated)] // NdArray is deprecated in Burn 0.22 in favour of Flex; both are served.
@@ -9,13 +12,15 @@
 use burn::backend::autodiff::checkpoint::{base::Checkpointer, strategy::CheckpointStrategy};
 use burn::backend::autodiff::grads::Gradients;
 use burn::backend::autodiff::ops::{Backward, Ops, OpsKind, unary};
+use burn::backend::flex::{FlexTensor, Layout};
 use burn::backend::tensor::{BoolTensor, FloatTensor, IntTensor};
 use burn::backend::{Autodiff, Backend, Flex, NdArray, TensorMetadata, backend_extension};
-use burn::tensor::{TensorData, read_sync};
+use burn::tensor::{Shape, TensorData, read_sync};
 use padkit::PadSpec;
 
 use crate::Fill;
-use crate::host::{adjoint_data, pad_data};
+use crate::fill::width;
+use crate::host::{adjoint_data, pad_data, pad_host};
 
 const CHECKED: &str = "the spec was checked by Plan::new before reaching the backend";
 
@@ -41,8 +46,7 @@ pub trait PadBackend: Backend {
         spec: PadSpec,
     ) -> FloatTensor<Self> {
         let device = grad.device();
-        let out =
-            adjoint_data(&host(Self::float_into_data(grad)), &in_shape, &spec).expect(CHECKED);
+        let out = adjoint_data(host(Self::float_into_data(grad)), &in_shape, &spec).expect(CHECKED);
         Self::float_from_data(out, &device)
     }
 
@@ -61,7 +65,37 @@ pub trait PadBackend: Backend {
     }
 }
 
-impl PadBackend for Flex {}
+impl PadBackend for Flex {
+    fn padkit_pad_float(x: FlexTensor, spec: PadSpec, fill: Fill) -> FlexTensor {
+        flex_pad(x, &spec, fill)
+    }
+
+    fn padkit_pad_int(x: FlexTensor, spec: PadSpec, fill: Fill) -> FlexTensor {
+        flex_pad(x, &spec, fill)
+    }
+
+    fn padkit_pad_bool(x: FlexTensor, spec: PadSpec, fill: Fill) -> FlexTensor {
+        flex_pad(x, &spec, fill)
+    }
+}
+
+/// Pads a Flex tensor of any kind, reading its buffer in place (strided views are made
+/// contiguous first).
+fn flex_pad(x: FlexTensor, spec: &PadSpec, fill: Fill) -> FlexTensor {
+    let x = if x.is_contiguous() {
+        x
+    } else {
+        x.to_contiguous()
+    };
+    let (start, end) = x
+        .layout()
+        .contiguous_offsets()
+        .expect("made contiguous above");
+    let w = width(x.dtype()).expect(CHECKED);
+    let input = &x.bytes()[start * w..end * w];
+    let (shape, bytes) = pad_host(input, x.layout().shape(), x.dtype(), spec, fill).expect(CHECKED);
+    FlexTensor::new(bytes, Layout::contiguous(Shape::from(shape)), x.dtype())
+}
 
 impl PadBackend for NdArray {}
 
