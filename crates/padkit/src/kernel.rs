@@ -10,7 +10,7 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use crate::axis_map::Run;
-use crate::row::RowProgram;
+use crate::row::{RowProgram, TINY_ROW};
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Blocks at least this large are split across rayon's threads.
@@ -253,6 +253,9 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
 
     fn rows_serial(&self, program: &RowProgram, in_off: usize, out: &mut [MaybeUninit<T>]) {
         let in_row = self.plan.in_row;
+        if let Some(table) = &program.table {
+            return self.tiny_rows(table, &self.input[in_off..], out);
+        }
         let input = &self.input[in_off..];
         for (r, o) in out.chunks_exact_mut(program.len).enumerate() {
             let i = &input[r * in_row..(r + 1) * in_row];
@@ -267,6 +270,37 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
             }
             for &d in &program.fills {
                 unsafe { o.get_unchecked_mut(d).write(self.value.clone()) };
+            }
+        }
+    }
+}
+
+impl<T: Clone + Send + Sync> Writer<'_, T> {
+    /// Rows of at most [`TINY_ROW`] elements, each element from its `table` entry, with the
+    /// loop unrolled for the row's exact length (a per-row loop of runtime length costs
+    /// more than the row).
+    fn tiny_rows(&self, table: &[u32], input: &[T], out: &mut [MaybeUninit<T>]) {
+        macro_rules! fixed {
+            ($($n:literal)*) => {
+                match table.len() {
+                    $($n => self.tiny_rows_of::<$n>(table, input, out),)*
+                    len => unreachable!("row tables hold at most {TINY_ROW} elements, not {len}"),
+                }
+            };
+        }
+        fixed!(1 2 3 4 5 6 7 8)
+    }
+
+    fn tiny_rows_of<const N: usize>(&self, table: &[u32], input: &[T], out: &mut [MaybeUninit<T>]) {
+        let table: &[u32; N] = table
+            .try_into()
+            .expect("tiny_rows dispatches on the length");
+        let in_row = self.plan.in_row;
+        for (r, o) in out.as_chunks_mut::<N>().0.iter_mut().enumerate() {
+            let i = &input[r * in_row..(r + 1) * in_row];
+            for (x, &p) in o.iter_mut().zip(table) {
+                // FILL is never a valid index, so it selects the fill value (branch-free).
+                x.write(i.get(p as usize).unwrap_or(self.value).clone());
             }
         }
     }

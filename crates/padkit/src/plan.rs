@@ -137,7 +137,7 @@ impl Plan {
         self.out_block.reverse();
         let last = self.maps.len() - 1;
         self.in_row = groups[last].0 * unit;
-        self.row = RowProgram::new(&self.maps[last], unit);
+        self.row = RowProgram::new(&self.maps[last], unit, self.in_row);
     }
 }
 

@@ -10,6 +10,12 @@ use crate::axis_map::{AxisMap, Run};
 /// program path; longer borders are copied run by run from the written center instead.
 const EDGE_LIMIT: usize = 64;
 
+/// Rows of at most this many output elements also get a per-element [`RowProgram::table`].
+pub(crate) const TINY_ROW: usize = 8;
+
+/// Marks a fill position in [`RowProgram::table`]: never a valid input index.
+pub(crate) const FILL: u32 = u32::MAX;
+
 /// A contiguous copy from the input row into the output row, in elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Body {
@@ -29,12 +35,16 @@ pub(crate) struct RowProgram {
     pub(crate) gathers: Vec<(usize, usize)>,
     /// Output positions of the fill value.
     pub(crate) fills: Vec<usize>,
+    /// For tiny rows: the input position every output element reads, [`FILL`] for the
+    /// fill value. Kernels unroll it for the row's exact length.
+    pub(crate) table: Option<Vec<u32>>,
 }
 
 impl RowProgram {
-    /// The program for rows of `map` whose elements are `unit` consecutive elements, or
-    /// `None` when the border is too long to be worth listing element by element.
-    pub(crate) fn new(map: &AxisMap, unit: usize) -> Option<RowProgram> {
+    /// The program for rows of `map` whose elements are `unit` consecutive elements
+    /// (input rows of `in_row` elements), or `None` when the border is too long to be
+    /// worth listing element by element.
+    pub(crate) fn new(map: &AxisMap, unit: usize, in_row: usize) -> Option<RowProgram> {
         let border: usize = map.runs.iter().map(|&(_, run)| run.len()).sum();
         if border.checked_mul(unit)? > EDGE_LIMIT {
             return None;
@@ -48,6 +58,7 @@ impl RowProgram {
             }),
             gathers: Vec::new(),
             fills: Vec::new(),
+            table: None,
         };
         for &(at, run) in &map.runs {
             let positions = (at * unit..).take(run.len() * unit);
@@ -59,7 +70,25 @@ impl RowProgram {
                 }
             }
         }
+        program.table = program.tiny_table(in_row);
         Some(program)
+    }
+
+    /// The per-element table of a row of at most [`TINY_ROW`] elements.
+    fn tiny_table(&self, in_row: usize) -> Option<Vec<u32>> {
+        // FILL must not be a valid input index
+        if self.len > TINY_ROW || in_row > FILL as usize {
+            return None;
+        }
+        let mut table = vec![FILL; self.len];
+        let body = self
+            .body
+            .iter()
+            .flat_map(|b| (b.out..).zip(b.src..b.src + b.len));
+        for (d, s) in body.chain(self.gathers.iter().copied()) {
+            table[d] = s as u32; // s < in_row <= FILL
+        }
+        Some(table)
     }
 }
 
@@ -76,7 +105,7 @@ mod tests {
             interior: 0,
         };
         let map = AxisMap::new(4, &p, PadMode::Reflect, 7);
-        let program = RowProgram::new(&map, 2).unwrap();
+        let program = RowProgram::new(&map, 2, 8).unwrap();
         assert_eq!(program.len, 14);
         assert_eq!(
             program.body,
@@ -90,6 +119,22 @@ mod tests {
         let expected = [(0, 4), (1, 5), (2, 2), (3, 3), (12, 4), (13, 5)];
         assert_eq!(program.gathers, expected);
         assert!(program.fills.is_empty());
+        assert_eq!(program.table, None); // 14 elements: the body copy is cheaper
+    }
+
+    #[test]
+    fn tiny_rows_get_a_table() {
+        let p = AxisPad {
+            begin: 1,
+            end: 1,
+            interior: 0,
+        };
+        let map = AxisMap::new(4, &p, PadMode::Edge, 6);
+        let program = RowProgram::new(&map, 1, 4).unwrap();
+        assert_eq!(program.table, Some(vec![0, 0, 1, 2, 3, 3]));
+        let map = AxisMap::new(4, &p, PadMode::Constant, 6);
+        let program = RowProgram::new(&map, 1, 4).unwrap();
+        assert_eq!(program.table, Some(vec![FILL, 0, 1, 2, 3, FILL]));
     }
 
     #[test]
@@ -100,6 +145,6 @@ mod tests {
             interior: 0,
         };
         let map = AxisMap::new(4, &p, PadMode::Constant, 84);
-        assert!(RowProgram::new(&map, 1).is_none());
+        assert!(RowProgram::new(&map, 1, 4).is_none());
     }
 }
