@@ -1,7 +1,9 @@
 //! The typed Pad op: runs padkit's kernel, with pads, value and axes known at load time
 //! (possibly symbolic) or read from inputs at run time.
 
-use padkit::{PadMode, PadSpec};
+use std::mem::MaybeUninit;
+
+use padkit::{PadMode, PadSpec, Plan};
 use tract_core::ops::array::{Pad as CorePad, PadMode as CoreMode};
 use tract_core::ops::cnn::{Conv, PaddingSpec};
 use tract_hir::internal::*;
@@ -230,9 +232,34 @@ fn pad_t<T: Datum>(
         }
     };
     let data = x.try_as_plain_ram()?.as_slice::<T>()?;
-    let (shape, out) = padkit::pad(data, x.shape(), spec, fill)
-        .map_err(|e| format_err!("Pad node {node:?}: {e}"))?;
-    Ok(tract_ndarray::ArrayD::from_shape_vec(shape, out)?.into_tensor())
+    let failed = |e: padkit::PadError| format_err!("Pad node {node:?}: {e}");
+    let plan = Plan::new(x.shape(), spec, size_of::<T>()).map_err(failed)?;
+    // The kernel writes straight into tract's tensor: no intermediate vector, no copy.
+    // SAFETY: tract leaves a new tensor of a copy type uninitialised (non-copy types get
+    // defaults); every element is written below before the tensor is returned.
+    let mut out = unsafe { Tensor::uninitialized::<T>(plan.output_shape())? };
+    let len = out.len();
+    if !T::datum_type().is_copy() {
+        plan.run(
+            data,
+            &fill,
+            out.try_as_plain_ram_mut()?.as_slice_mut::<T>()?,
+        )
+    } else if len == 0 {
+        plan.run_uninit(data, &fill, &mut []).map(drop)
+    } else {
+        // SAFETY: the tensor's storage holds `len` elements of `T`, and a `MaybeUninit`
+        // view makes no claim that they are initialised.
+        let slots = unsafe {
+            std::slice::from_raw_parts_mut(
+                out.as_ptr_mut_unchecked::<T>().cast::<MaybeUninit<T>>(),
+                len,
+            )
+        };
+        plan.run_uninit(data, &fill, slots).map(drop)
+    }
+    .map_err(failed)?;
+    Ok(out)
 }
 
 impl Op for PadkitPad {
