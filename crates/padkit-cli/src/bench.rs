@@ -59,14 +59,20 @@ fn floor(x: &Tensor, out_bytes: usize) -> Job {
     })
 }
 
-fn core_pad_into<const N: usize>(w: &Workload, x: &Tensor) -> Job {
+/// padkit's byte-width kernel (what `pad_tensor` and padkit-burn run), planned per call,
+/// into a reused buffer.
+fn core_pad_bytes<const N: usize>(w: &Workload, x: &Tensor) -> Job {
     let src = bytes(x).to_vec();
-    let mut out = vec![0u8; w.output_len() * N];
+    let len = w.output_len() * N;
+    let mut out: Vec<u8> = Vec::with_capacity(len);
     let (shape, spec) = (w.shape.clone(), w.spec.clone());
     Box::new(move || {
-        let (input, _) = src.as_chunks::<N>();
-        let (dst, _) = out.as_chunks_mut::<N>();
-        padkit::pad_into(input, &shape, &spec, [0; N], dst).expect("workloads are valid");
+        let plan = padkit::Plan::new(&shape, &spec, N).expect("workloads are valid");
+        let out = &mut out.spare_capacity_mut()[..len];
+        std::hint::black_box(
+            plan.run_bytes(&src, &[0; N], out)
+                .expect("workloads are valid"),
+        );
     })
 }
 
@@ -145,9 +151,9 @@ fn jobs(w: &Workload, x: &Tensor) -> Result<Vec<(String, Job)>> {
     jobs.push((
         "padkit-core".into(),
         match w.dtype {
-            DType::UInt8 => core_pad_into::<1>(w, x),
-            DType::Float16 => core_pad_into::<2>(w, x),
-            _ => core_pad_into::<4>(w, x),
+            DType::UInt8 => core_pad_bytes::<1>(w, x),
+            DType::Float16 => core_pad_bytes::<2>(w, x),
+            _ => core_pad_bytes::<4>(w, x),
         },
     ));
     let tx = padkit_tract::proto::to_tract(x)?.into_arc_tensor();

@@ -124,6 +124,18 @@ impl Plan {
         value: &T,
         out: &'o mut [MaybeUninit<T>],
     ) -> Result<&'o mut [T]> {
+        self.run_filling(input, value, out, fill_each)
+    }
+
+    /// [`Plan::run_uninit`] with `fill_run` writing the fill value over whole runs
+    /// (positions of whole blocks of fill; single elements are written directly).
+    pub(crate) fn run_filling<'o, T: Clone + Send + Sync>(
+        &self,
+        input: &[T],
+        value: &T,
+        out: &'o mut [MaybeUninit<T>],
+        fill_run: FillRun<T>,
+    ) -> Result<&'o mut [T]> {
         check_len("input data", &self.input_shape, input.len())?;
         check_len("output buffer", &self.output_shape, out.len())?;
         if !out.is_empty() {
@@ -131,6 +143,7 @@ impl Plan {
                 plan: self,
                 input,
                 value,
+                fill_run,
             }
             .axis(0, 0, out);
         }
@@ -174,10 +187,14 @@ fn check_len(what: &'static str, shape: &[usize], got: usize) -> Result<()> {
     Ok(())
 }
 
+/// Writes the fill value into every element of a run, on this thread.
+pub(crate) type FillRun<T> = fn(&mut [MaybeUninit<T>], &T);
+
 struct Writer<'a, T> {
     plan: &'a Plan,
     input: &'a [T],
     value: &'a T,
+    fill_run: FillRun<T>,
 }
 
 impl<T: Clone + Send + Sync> Writer<'_, T> {
@@ -210,7 +227,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         for &(at, run) in &map.runs {
             let dst = at * ob;
             match (run, map.center) {
-                (Run::Fill { len }, _) => fill(&mut out[dst..dst + len * ob], self.value),
+                (Run::Fill { len }, _) => self.fill(&mut out[dst..dst + len * ob]),
                 // Contiguous sources inside the center: one copy of the whole run.
                 (Run::Forward { src, len }, Some(c)) => {
                     duplicate(out, (c.out + src - c.src) * ob, dst, len * ob)
@@ -306,6 +323,18 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
     }
 }
 
+impl<T: Clone + Send + Sync> Writer<'_, T> {
+    /// Writes the fill value into a run of whole blocks, split across threads when large.
+    fn fill(&self, dst: &mut [MaybeUninit<T>]) {
+        match parallel_chunk::<T>(dst.len()) {
+            Some(chunk) => dst
+                .par_chunks_mut(chunk)
+                .for_each(|d| (self.fill_run)(d, self.value)),
+            None => (self.fill_run)(dst, self.value),
+        }
+    }
+}
+
 /// Whether work on `bytes` bytes is worth splitting across threads. Never on one thread:
 /// handing work to rayon's lone worker moves it off the caller's core and caches, and one
 /// call lets `memcpy`/`memset` pick their large-size (non-temporal) strategy.
@@ -360,13 +389,9 @@ fn copy_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     }
 }
 
-/// Writes `value` into every element of `dst`, split across threads when large.
-fn fill<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], value: &T) {
-    let serial = |d: &mut [MaybeUninit<T>]| d.iter_mut().for_each(|x| _ = x.write(value.clone()));
-    match parallel_chunk::<T>(dst.len()) {
-        Some(chunk) => dst.par_chunks_mut(chunk).for_each(serial),
-        None => serial(dst),
-    }
+/// The default [`FillRun`]: a clone of `value` into every element.
+pub(crate) fn fill_each<T: Clone>(dst: &mut [MaybeUninit<T>], value: &T) {
+    dst.iter_mut().for_each(|x| _ = x.write(value.clone()));
 }
 
 /// Copies `out[from..from+len]` to `out[to..to+len]`. The source lies inside the center

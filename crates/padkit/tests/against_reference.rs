@@ -269,14 +269,15 @@ proptest! {
 
     /// The dynamic tensor: every byte width through the one byte-width kernel.
     #[test]
-    fn tensor_widths_match_reference(case in case(), width in prop::sample::select(vec![1usize, 2, 4, 8, 16])) {
+    fn tensor_widths_match_reference(case in case(), width in prop::sample::select(vec![1usize, 2, 4, 8, 16]), splat in any::<bool>()) {
         let dtype = *DType::ALL.iter().find(|d| d.layout() == padkit::Layout::Bytes(width)).unwrap();
         let n: usize = case.shape.iter().product();
         let elems: Vec<Vec<u8>> = iota(n)
             .into_iter()
             .map(|v| (0..width).map(|i| (v >> (8 * (i % 4))) as u8 ^ i as u8).collect())
             .collect();
-        let value = vec![0xA5u8; width];
+        // all bytes equal (filled with memset) or not (element by element)
+        let value: Vec<u8> = (0..width).map(|i| if splat { 0xA5 } else { 0xA5 ^ i as u8 }).collect();
         let x = Tensor::new(dtype, case.shape.clone(), Data::Bytes(elems.concat())).unwrap();
         let v = Tensor::new(dtype, vec![], Data::Bytes(value.clone())).unwrap();
         let got = pad_tensor(&x, &case.spec(width), Some(&v));
