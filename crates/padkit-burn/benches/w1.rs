@@ -4,12 +4,16 @@
 //! `fwd` times the pad. `bwd` times `y.sum().backward()` on an already padded `y` (the
 //! pad runs untimed in the setup); `bwd/leaf` times the same on a leaf tensor of the
 //! output's shape, so `bwd − bwd/leaf` is what the pad's backward adds to a step.
+//! `op-fwd` and `op-bwd` call the native backend operations on Flex primitives directly:
+//! the pad and its adjoint alone.
 
+use burn::backend::Flex;
+use burn::backend::flex::FlexTensor;
 use burn::tensor::ops::PadMode as BurnMode;
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{DType, Device, Shape, Tensor};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use padkit::{PadMode, PadSpec};
-use padkit_burn::{Fill, pad_composed, pad_with};
+use padkit_burn::{Fill, PadBackend, pad_composed, pad_with};
 
 type PadFn = Box<dyn Fn(Tensor<4>) -> Tensor<4>>;
 
@@ -41,6 +45,20 @@ fn w1(c: &mut Criterion) {
         (PadMode::Edge, BurnMode::Edge),
     ] {
         let s = PadSpec::new(vec![0, 0, 2, 2, 0, 0, 2, 2]).with_mode(mode);
+        let ones = |shape: [usize; 4]| {
+            FlexTensor::filled_typed(Shape::from(shape.to_vec()), DType::F32, 1.0f32)
+        };
+        let x_op = ones([1, 64, 256, 256]);
+        g.bench_function(format!("op-fwd/padkit-native-{mode}"), |b| {
+            b.iter(|| Flex::padkit_pad_float(x_op.clone(), s.clone(), Fill::Zero))
+        });
+        g.bench_function(format!("op-bwd/padkit-native-{mode}"), |b| {
+            b.iter_batched(
+                || ones([1, 64, 260, 260]),
+                |grad| Flex::padkit_pad_float_backward(grad, vec![1, 64, 256, 256], s.clone()),
+                BatchSize::PerIteration,
+            )
+        });
         let s2 = s.clone();
         let paths: [(&str, PadFn); 3] = [
             (

@@ -8,6 +8,10 @@ use tract_core::ops::array::{Pad, PadMode};
 use tract_onnx::prelude::*;
 
 fn w1(c: &mut Criterion) {
+    // One thread, like tract-core's Pad and the memcpy.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global();
     let shape = [1usize, 64, 256, 256];
     let data: Vec<f32> = (0..shape.iter().product::<usize>())
         .map(|i| (i % 1000) as f32)
