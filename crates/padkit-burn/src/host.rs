@@ -58,17 +58,6 @@ fn padded_words<W: Copy>(plan: &Plan, input: &[u8], value: &[u8]) -> Result<Vec<
     Ok(words)
 }
 
-/// Pads a `TensorData` (any element type Burn holds): the native path of backends
-/// reached through their generic data round trip.
-pub(crate) fn pad_data(
-    data: &TensorData,
-    spec: &PadSpec,
-    fill: Fill,
-) -> Result<TensorData, PadError> {
-    let (shape, bytes) = pad_host(data.as_bytes(), data.shape(), data.dtype(), spec, fill)?;
-    Ok(TensorData::from_bytes(bytes, shape, data.dtype()))
-}
-
 /// The adjoint of the pad of an input of `in_shape`, applied to the gradient `grad`
 /// (whose buffer is reused as scratch).
 pub(crate) fn adjoint_data(

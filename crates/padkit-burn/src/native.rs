@@ -2,8 +2,9 @@
 //! padkit's kernel on the backend's buffer, and whose `Autodiff` implementation registers
 //! a backward that calls padkit's adjoint (shape-only: nothing is checkpointed).
 //!
-//! Flex lends its buffer: the kernel reads the input tensor's bytes in place and writes a
-//! new buffer once. NdArray goes through its data round trip.
+//! Both lend their buffers: the kernel reads the input tensor's elements in place (strided
+//! views are made contiguous first) and writes one new, element-aligned buffer that the
+//! backend adopts without a copy.
 //!
 //! Specs reaching these functions were already checked by `Plan::new` (lengths, axes,
 //! extents and output size), so the kernels cannot refuse them.
@@ -13,18 +14,20 @@ use burn::backend::autodiff::checkpoint::{base::Checkpointer, strategy::Checkpoi
 use burn::backend::autodiff::grads::Gradients;
 use burn::backend::autodiff::ops::{Backward, Ops, OpsKind, unary};
 use burn::backend::flex::{FlexTensor, Layout};
+use burn::backend::ndarray::NdArrayTensor;
 use burn::backend::tensor::{BoolTensor, FloatTensor, IntTensor};
 use burn::backend::{Autodiff, Backend, Flex, NdArray, TensorMetadata, backend_extension};
-use burn::tensor::{Shape, TensorData, read_sync};
+use burn::tensor::{Bytes, Shape, TensorData, read_sync};
 use padkit::PadSpec;
 
 use crate::Fill;
 use crate::fill::width;
-use crate::host::{adjoint_data, pad_data, pad_host};
+use crate::host::{adjoint_data, pad_host};
 
 const CHECKED: &str = "the spec was checked by Plan::new before reaching the backend";
 
-/// A host buffer of a backend tensor (Flex hands its own buffer over when it can).
+/// A host buffer of a backend tensor (the gradient is usually unique, so Flex hands its
+/// own buffer over).
 fn host<E: std::fmt::Debug>(data: impl Future<Output = Result<TensorData, E>>) -> TensorData {
     read_sync(data).expect("CPU backends read their tensors synchronously")
 }
@@ -33,13 +36,10 @@ fn host<E: std::fmt::Debug>(data: impl Future<Output = Result<TensorData, E>>) -
 #[backend_extension(Flex, NdArray, Autodiff)]
 pub trait PadBackend: Backend {
     /// Pads a float tensor.
-    fn padkit_pad_float(x: FloatTensor<Self>, spec: PadSpec, fill: Fill) -> FloatTensor<Self> {
-        let device = x.device();
-        let out = pad_data(&host(Self::float_into_data(x)), &spec, fill).expect(CHECKED);
-        Self::float_from_data(out, &device)
-    }
+    fn padkit_pad_float(x: FloatTensor<Self>, spec: PadSpec, fill: Fill) -> FloatTensor<Self>;
 
-    /// The adjoint of `padkit_pad_float` for an input of `in_shape`.
+    /// The adjoint of `padkit_pad_float` for an input of `in_shape`; both listed backends
+    /// run this body on the gradient's host buffer.
     fn padkit_pad_float_backward(
         grad: FloatTensor<Self>,
         in_shape: Vec<usize>,
@@ -51,18 +51,10 @@ pub trait PadBackend: Backend {
     }
 
     /// Pads an int tensor.
-    fn padkit_pad_int(x: IntTensor<Self>, spec: PadSpec, fill: Fill) -> IntTensor<Self> {
-        let device = x.device();
-        let out = pad_data(&host(Self::int_into_data(x)), &spec, fill).expect(CHECKED);
-        Self::int_from_data(out, &device)
-    }
+    fn padkit_pad_int(x: IntTensor<Self>, spec: PadSpec, fill: Fill) -> IntTensor<Self>;
 
     /// Pads a bool tensor.
-    fn padkit_pad_bool(x: BoolTensor<Self>, spec: PadSpec, fill: Fill) -> BoolTensor<Self> {
-        let device = x.device();
-        let out = pad_data(&host(Self::bool_into_data(x)), &spec, fill).expect(CHECKED);
-        Self::bool_from_data(out, &device)
-    }
+    fn padkit_pad_bool(x: BoolTensor<Self>, spec: PadSpec, fill: Fill) -> BoolTensor<Self>;
 }
 
 impl PadBackend for Flex {
@@ -97,7 +89,60 @@ fn flex_pad(x: FlexTensor, spec: &PadSpec, fill: Fill) -> FlexTensor {
     FlexTensor::new(bytes, Layout::contiguous(Shape::from(shape)), x.dtype())
 }
 
-impl PadBackend for NdArray {}
+impl PadBackend for NdArray {
+    fn padkit_pad_float(x: NdArrayTensor, spec: PadSpec, fill: Fill) -> NdArrayTensor {
+        ndarray_pad(&x, &spec, fill)
+    }
+
+    fn padkit_pad_int(x: NdArrayTensor, spec: PadSpec, fill: Fill) -> NdArrayTensor {
+        ndarray_pad(&x, &spec, fill)
+    }
+
+    fn padkit_pad_bool(x: NdArrayTensor, spec: PadSpec, fill: Fill) -> NdArrayTensor {
+        ndarray_pad(&x, &spec, fill)
+    }
+}
+
+/// Pads an NdArray tensor of any kind, reading its array in place when it is in standard
+/// layout (copying it to that layout first otherwise).
+fn ndarray_pad(x: &NdArrayTensor, spec: &PadSpec, fill: Fill) -> NdArrayTensor {
+    macro_rules! each_variant {
+        ($($variant:ident)*) => {
+            match x {
+                $(NdArrayTensor::$variant(storage) => {
+                    let view = storage.view();
+                    let copied: Vec<_>;
+                    let elements = match view.as_slice() {
+                        Some(elements) => elements,
+                        None => {
+                            copied = view.iter().copied().collect();
+                            &copied
+                        }
+                    };
+                    pad_elements(elements, view.shape(), x.dtype(), spec, fill)
+                })*
+            }
+        };
+    }
+    let (shape, bytes) = each_variant!(F64 F32 I64 I32 I16 I8 U64 U32 U16 U8 Bool);
+    NdArrayTensor::from_data(TensorData::from_bytes(bytes, shape, x.dtype()))
+}
+
+/// `pad_host` on a slice of a backend's plain elements (numbers or bool).
+fn pad_elements<E: Copy>(
+    elements: &[E],
+    shape: &[usize],
+    dtype: burn::tensor::DType,
+    spec: &PadSpec,
+    fill: Fill,
+) -> (Vec<usize>, Bytes) {
+    // SAFETY: the elements are numbers or bools, which have no padding bytes, so all
+    // `size_of_val(elements)` bytes behind the slice are initialised and may be read.
+    let bytes = unsafe {
+        std::slice::from_raw_parts(elements.as_ptr().cast::<u8>(), size_of_val(elements))
+    };
+    pad_host(bytes, shape, dtype, spec, fill).expect(CHECKED)
+}
 
 #[derive(Debug)]
 struct PadBackward;
