@@ -276,17 +276,17 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         let input = &self.input[in_off..];
         for (r, o) in out.chunks_exact_mut(program.len).enumerate() {
             let i = &input[r * in_row..(r + 1) * in_row];
-            if let Some(b) = program.body {
-                copy_serial(&mut o[b.out..b.out + b.len], &i[b.src..b.src + b.len]);
-            }
             // SAFETY: `RowProgram::new` makes every output position less than
             // `program.len` (= `o.len()`) and every source less than the input row's
             // length (= `in_row` = `i.len()`), the plan's invariant for the last axis.
+            for &d in &program.fills {
+                unsafe { o.get_unchecked_mut(d).write(self.value.clone()) };
+            }
             for &(d, s) in &program.gathers {
                 unsafe { o.get_unchecked_mut(d).write(i.get_unchecked(s).clone()) };
             }
-            for &d in &program.fills {
-                unsafe { o.get_unchecked_mut(d).write(self.value.clone()) };
+            if let Some(b) = program.body {
+                copy_serial(&mut o[b.out..b.out + b.len], &i[b.src..b.src + b.len]);
             }
         }
     }
