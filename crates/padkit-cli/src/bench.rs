@@ -236,24 +236,14 @@ pub fn run(quick: bool, json: bool, only: Option<&str>) -> Result<()> {
                 samples[i].push(time(&mut jobs[i].1));
             }
         }
-        let floors = samples.remove(0);
-        drop(jobs.remove(0));
-        let ratios: Vec<Vec<f64>> = samples
-            .iter()
-            .map(|s| s.iter().zip(&floors).map(|(t, f)| t / f).collect())
-            .collect();
-        rows.push(Row {
-            workload: w.name.clone(),
-            implementation: "floor".into(),
-            median_seconds: median(floors),
-            ratio_to_floor: 1.0,
-        });
-        for ((name, _), (s, r)) in jobs.iter().zip(samples.into_iter().zip(ratios)) {
+        let floors = samples[0].clone();
+        for ((name, _), s) in jobs.iter().zip(samples) {
+            let ratios = s.iter().zip(&floors).map(|(t, f)| t / f).collect();
             rows.push(Row {
                 workload: w.name.clone(),
                 implementation: name.clone(),
                 median_seconds: median(s),
-                ratio_to_floor: median(r),
+                ratio_to_floor: median(ratios),
             });
         }
     }

@@ -10,7 +10,7 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use crate::axis_map::Run;
-use crate::row::{RowProgram, TINY_ROW};
+use crate::row::{Listed, RowProgram, RowWrites, TINY_ROW};
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Blocks at least this large are split across rayon's threads.
@@ -93,8 +93,8 @@ impl Plan {
     pub fn run<T: Clone + Send + Sync>(&self, input: &[T], value: &T, out: &mut [T]) -> Result<()> {
         if std::mem::needs_drop::<T>() {
             // Overwriting through `MaybeUninit` would leak the old values: assign instead.
-            let fresh = self.run_to_vec(input, value)?;
             check_len("output buffer", &self.output_shape, out.len())?;
+            let fresh = self.run_to_vec(input, value)?;
             for (o, n) in out.iter_mut().zip(fresh) {
                 *o = n;
             }
@@ -269,30 +269,34 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
     }
 
     fn rows_serial(&self, program: &RowProgram, in_off: usize, out: &mut [MaybeUninit<T>]) {
-        let in_row = self.plan.in_row;
-        if let Some(table) = &program.table {
-            return self.tiny_rows(table, &self.input[in_off..], out);
-        }
         let input = &self.input[in_off..];
-        for (r, o) in out.chunks_exact_mut(program.len).enumerate() {
+        match &program.writes {
+            RowWrites::Table(table) => self.tiny_rows(table, input, out),
+            RowWrites::Listed(listed) => self.listed_rows(program.len, listed, input, out),
+        }
+    }
+
+    /// Rows of `len` elements: the listed fills and gathers, then the body copy (left to
+    /// right, as the row is laid out).
+    fn listed_rows(&self, len: usize, listed: &Listed, input: &[T], out: &mut [MaybeUninit<T>]) {
+        let in_row = self.plan.in_row;
+        for (r, o) in out.chunks_exact_mut(len).enumerate() {
             let i = &input[r * in_row..(r + 1) * in_row];
-            // SAFETY: `RowProgram::new` makes every output position less than
-            // `program.len` (= `o.len()`) and every source less than the input row's
-            // length (= `in_row` = `i.len()`), the plan's invariant for the last axis.
-            for &d in &program.fills {
+            // SAFETY: `RowProgram::new` makes every output position less than the row's
+            // `len` (= `o.len()`) and every source less than the input row's length
+            // (= `in_row` = `i.len()`), the plan's invariant for the last axis.
+            for &d in &listed.fills {
                 unsafe { o.get_unchecked_mut(d).write(self.value.clone()) };
             }
-            for &(d, s) in &program.gathers {
+            for &(d, s) in &listed.gathers {
                 unsafe { o.get_unchecked_mut(d).write(i.get_unchecked(s).clone()) };
             }
-            if let Some(b) = program.body {
+            if let Some(b) = listed.body {
                 copy_serial(&mut o[b.out..b.out + b.len], &i[b.src..b.src + b.len]);
             }
         }
     }
-}
 
-impl<T: Clone + Send + Sync> Writer<'_, T> {
     /// Rows of at most [`TINY_ROW`] elements, each element from its `table` entry, with the
     /// loop unrolled for the row's exact length (a per-row loop of runtime length costs
     /// more than the row).
@@ -321,9 +325,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
             }
         }
     }
-}
 
-impl<T: Clone + Send + Sync> Writer<'_, T> {
     /// Writes the fill value into a run of whole blocks, split across threads when large.
     fn fill(&self, dst: &mut [MaybeUninit<T>]) {
         match parallel_chunk::<T>(dst.len()) {

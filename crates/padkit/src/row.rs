@@ -29,15 +29,29 @@ pub(crate) struct Body {
 pub(crate) struct RowProgram {
     /// Output elements per row.
     pub(crate) len: usize,
+    /// How the row's elements are written.
+    pub(crate) writes: RowWrites,
+}
+
+/// The two ways a row is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RowWrites {
+    /// Rows of at most [`TINY_ROW`] elements: the input position every output element
+    /// reads, [`FILL`] for the fill value. Kernels unroll it for the row's exact length.
+    Table(Vec<u32>),
+    /// Longer rows: the center in one copy, every other element listed.
+    Listed(Listed),
+}
+
+/// A row's center copy and its other elements, one by one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Listed {
     /// The row's center, copied from the input row in one go.
     pub(crate) body: Option<Body>,
     /// `(output position, input position)` of every other element that reads the input.
     pub(crate) gathers: Vec<(usize, usize)>,
     /// Output positions of the fill value.
     pub(crate) fills: Vec<usize>,
-    /// For tiny rows: the input position every output element reads, [`FILL`] for the
-    /// fill value. Kernels unroll it for the row's exact length.
-    pub(crate) table: Option<Vec<u32>>,
 }
 
 impl RowProgram {
@@ -49,38 +63,39 @@ impl RowProgram {
         if border.checked_mul(unit)? > EDGE_LIMIT {
             return None;
         }
-        let mut program = RowProgram {
-            len: map.out_len * unit,
+        let mut listed = Listed {
             body: map.center.map(|c| Body {
                 out: c.out * unit,
                 src: c.src * unit,
                 len: c.len * unit,
             }),
-            gathers: Vec::new(),
-            fills: Vec::new(),
-            table: None,
+            ..Listed::default()
         };
         for &(at, run) in &map.runs {
             let positions = (at * unit..).take(run.len() * unit);
             match run {
-                Run::Fill { .. } => program.fills.extend(positions),
+                Run::Fill { .. } => listed.fills.extend(positions),
                 _ => {
                     let sources = run.sources().flat_map(|s| s * unit..(s + 1) * unit);
-                    program.gathers.extend(positions.zip(sources));
+                    listed.gathers.extend(positions.zip(sources));
                 }
             }
         }
-        program.table = program.tiny_table(in_row);
-        Some(program)
-    }
-
-    /// The per-element table of a row of at most [`TINY_ROW`] elements.
-    fn tiny_table(&self, in_row: usize) -> Option<Vec<u32>> {
+        let len = map.out_len * unit;
         // FILL must not be a valid input index
-        if self.len > TINY_ROW || in_row > FILL as usize {
-            return None;
-        }
-        let mut table = vec![FILL; self.len];
+        let writes = if len <= TINY_ROW && in_row <= FILL as usize {
+            RowWrites::Table(listed.table(len))
+        } else {
+            RowWrites::Listed(listed)
+        };
+        Some(RowProgram { len, writes })
+    }
+}
+
+impl Listed {
+    /// The same writes as a per-element table of a row of `len` elements.
+    fn table(&self, len: usize) -> Vec<u32> {
+        let mut table = vec![FILL; len];
         let body = self
             .body
             .iter()
@@ -88,7 +103,7 @@ impl RowProgram {
         for (d, s) in body.chain(self.gathers.iter().copied()) {
             table[d] = s as u32; // s < in_row <= FILL
         }
-        Some(table)
+        table
     }
 }
 
@@ -107,8 +122,12 @@ mod tests {
         let map = AxisMap::new(4, &p, PadMode::Reflect, 7);
         let program = RowProgram::new(&map, 2, 8).unwrap();
         assert_eq!(program.len, 14);
+        // 14 elements: the body copy is cheaper than a table
+        let RowWrites::Listed(listed) = program.writes else {
+            panic!("a 14-element row gets listed writes, not a table");
+        };
         assert_eq!(
-            program.body,
+            listed.body,
             Some(Body {
                 out: 4,
                 src: 0,
@@ -117,9 +136,8 @@ mod tests {
         );
         // out[0] = in[2], out[1] = in[1], out[6] = in[2]; two inner elements each
         let expected = [(0, 4), (1, 5), (2, 2), (3, 3), (12, 4), (13, 5)];
-        assert_eq!(program.gathers, expected);
-        assert!(program.fills.is_empty());
-        assert_eq!(program.table, None); // 14 elements: the body copy is cheaper
+        assert_eq!(listed.gathers, expected);
+        assert!(listed.fills.is_empty());
     }
 
     #[test]
@@ -131,10 +149,13 @@ mod tests {
         };
         let map = AxisMap::new(4, &p, PadMode::Edge, 6);
         let program = RowProgram::new(&map, 1, 4).unwrap();
-        assert_eq!(program.table, Some(vec![0, 0, 1, 2, 3, 3]));
+        assert_eq!(program.writes, RowWrites::Table(vec![0, 0, 1, 2, 3, 3]));
         let map = AxisMap::new(4, &p, PadMode::Constant, 6);
         let program = RowProgram::new(&map, 1, 4).unwrap();
-        assert_eq!(program.table, Some(vec![FILL, 0, 1, 2, 3, FILL]));
+        assert_eq!(
+            program.writes,
+            RowWrites::Table(vec![FILL, 0, 1, 2, 3, FILL])
+        );
     }
 
     #[test]
