@@ -10,11 +10,29 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use crate::axis_map::Run;
-use crate::row::{Listed, RowProgram, RowWrites, TINY_ROW};
+use crate::row::{Framed, RowProgram, RowWrites, TINY_ROW};
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Blocks at least this large are split across rayon's threads.
 const PARALLEL_BYTES: usize = 4 << 20;
+
+/// Evaluates `$fixed` with the constant `$n` equal to `$len` when that is 1 to 16, and
+/// `$otherwise` for other lengths. Loops of a constant length are inlined, where a
+/// runtime length would call `memcpy` or `memset`, which cost more than so short a run.
+macro_rules! by_short_len {
+    ($len:expr, $n:ident => $fixed:expr, _ => $otherwise:expr) => {
+        by_short_len!(@arms $len, $n => $fixed, $otherwise, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@arms $len:expr, $n:ident => $fixed:expr, $otherwise:expr, $($lit:literal)*) => {
+        match $len {
+            $($lit => {
+                const $n: usize = $lit;
+                $fixed
+            })*
+            _ => $otherwise,
+        }
+    };
+}
 
 /// Pads `input` (row-major, of `shape`) into a new buffer; returns the output shape and
 /// data. `value` fills constant-mode padding and is ignored by the other modes.
@@ -272,28 +290,52 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         let input = &self.input[in_off..];
         match &program.writes {
             RowWrites::Table(table) => self.tiny_rows(table, input, out),
-            RowWrites::Listed(listed) => self.listed_rows(program.len, listed, input, out),
+            RowWrites::Framed(f) => by_short_len!(
+                f.gap.len(),
+                G => self.framed_rows::<G>(program.len, f, input, out),
+                _ => self.framed_rows::<0>(program.len, f, input, out)
+            ),
         }
     }
 
-    /// Rows of `len` elements: the listed fills and gathers, then the body copy (left to
-    /// right, as the row is laid out).
-    fn listed_rows(&self, len: usize, listed: &Listed, input: &[T], out: &mut [MaybeUninit<T>]) {
+    /// Rows of `len` elements framed by `f`: the first row's left border, then per row
+    /// the body and the gap to the next row (the last row's right border instead). `G` is
+    /// the gap's length when the loop is specialised for it, 0 otherwise.
+    fn framed_rows<const G: usize>(
+        &self,
+        len: usize,
+        f: &Framed,
+        input: &[T],
+        out: &mut [MaybeUninit<T>],
+    ) {
         let in_row = self.plan.in_row;
-        for (r, o) in out.chunks_exact_mut(len).enumerate() {
-            let i = &input[r * in_row..(r + 1) * in_row];
-            // SAFETY: `RowProgram::new` makes every output position less than the row's
-            // `len` (= `o.len()`) and every source less than the input row's length
-            // (= `in_row` = `i.len()`), the plan's invariant for the last axis.
-            for &d in &listed.fills {
-                unsafe { o.get_unchecked_mut(d).write(self.value.clone()) };
+        let rows = out.len() / len;
+        let (l, b) = (f.left.len(), f.body.len);
+        let g = if G > 0 { G } else { f.gap.len() };
+        let gap = &f.gap[..g];
+        if rows > 0 {
+            self.gather(&mut out[..l], &f.left, &input[..in_row]);
+        }
+        for r in 0..rows {
+            let (o, i) = (&mut out[r * len..], &input[r * in_row..]);
+            copy_serial(&mut o[l..l + b], &i[f.body.src..f.body.src + b]);
+            if r + 1 == rows {
+                self.gather(&mut o[l + b..len], &f.right, &i[..in_row]);
+            } else if f.gap_fills {
+                fill_serial(&mut o[l + b..l + b + g], self.value);
+            } else {
+                // The gap reads this row's input and the next one's.
+                self.gather(&mut o[l + b..l + b + g], gap, &i[..2 * in_row]);
             }
-            for &(d, s) in &listed.gathers {
-                unsafe { o.get_unchecked_mut(d).write(i.get_unchecked(s).clone()) };
-            }
-            if let Some(b) = listed.body {
-                copy_serial(&mut o[b.out..b.out + b.len], &i[b.src..b.src + b.len]);
-            }
+        }
+    }
+
+    /// Writes `out[k] = input[table[k]]`, or the fill value where the entry is [`FILL`]
+    /// (never a valid index of `input`, so it selects the fill value without a branch).
+    #[inline(always)]
+    fn gather(&self, out: &mut [MaybeUninit<T>], table: &[u32], input: &[T]) {
+        for (x, &p) in out.iter_mut().zip(table) {
+            x.write(input.get(p as usize).unwrap_or(self.value).clone());
         }
     }
 
@@ -318,11 +360,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
             .expect("tiny_rows dispatches on the length");
         let in_row = self.plan.in_row;
         for (r, o) in out.as_chunks_mut::<N>().0.iter_mut().enumerate() {
-            let i = &input[r * in_row..(r + 1) * in_row];
-            for (x, &p) in o.iter_mut().zip(table) {
-                // FILL is never a valid index, so it selects the fill value (branch-free).
-                x.write(i.get(p as usize).unwrap_or(self.value).clone());
-            }
+            self.gather(o, table, &input[r * in_row..(r + 1) * in_row]);
         }
     }
 
@@ -361,20 +399,15 @@ fn copy<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     }
 }
 
-/// Writes a clone of `src` into `dst` on this thread. Runs of up to 16 elements (row
-/// bodies of tiny rows, reflect and edge borders) are copied with a fixed length, so the
-/// compiler inlines them instead of calling `memcpy`, which costs more than such a copy.
+/// Writes a clone of `src` into `dst` on this thread (short runs inlined: row bodies of
+/// tiny rows, reflect and edge borders).
 #[inline]
 fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    macro_rules! fixed {
-        ($($n:literal)*) => {
-            match dst.len() {
-                $($n => copy_fixed::<T, $n>(dst, src),)*
-                _ => _ = dst.write_clone_of_slice(src),
-            }
-        };
-    }
-    fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    by_short_len!(
+        dst.len(),
+        N => copy_fixed::<T, N>(dst, src),
+        _ => _ = dst.write_clone_of_slice(src)
+    )
 }
 
 /// `copy_serial` for a length known at compile time.
@@ -388,6 +421,28 @@ fn copy_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     );
     for (d, s) in dst.iter_mut().zip(src) {
         d.write(s.clone());
+    }
+}
+
+/// Writes `value` into every element of `dst` on this thread (short runs inlined: the
+/// constant borders of rows).
+#[inline]
+fn fill_serial<T: Clone>(dst: &mut [MaybeUninit<T>], value: &T) {
+    by_short_len!(
+        dst.len(),
+        N => fill_fixed::<T, N>(dst, value),
+        _ => fill_each(dst, value)
+    )
+}
+
+/// `fill_serial` for a length known at compile time.
+#[inline(always)]
+fn fill_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], value: &T) {
+    let dst: &mut [MaybeUninit<T>; N] = dst
+        .try_into()
+        .expect("fill_serial dispatches on the length");
+    for d in dst {
+        d.write(value.clone());
     }
 }
 
