@@ -222,7 +222,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         if last && let Some(program) = &self.plan.row {
             return self.rows(program, in_off, out);
         }
-        let (ib, ob) = (self.plan.in_block[ax], self.plan.out_block[ax]);
+        let (ib, ob) = self.plan.blocks[ax];
         let map = &self.plan.maps[ax];
         if let Some(c) = map.center {
             let dst = &mut out[c.out * ob..(c.out + c.len) * ob];
@@ -291,7 +291,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         match &program.writes {
             RowWrites::Table(table) => self.tiny_rows(table, input, out),
             RowWrites::Framed(f) => by_short_len!(
-                f.gap.len(),
+                f.gap().len(),
                 G => self.framed_rows::<G>(program.len, f, input, out),
                 _ => self.framed_rows::<0>(program.len, f, input, out)
             ),
@@ -310,17 +310,17 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
     ) {
         let in_row = self.plan.in_row;
         let rows = out.len() / len;
-        let (l, b) = (f.left.len(), f.body.len);
-        let g = if G > 0 { G } else { f.gap.len() };
-        let gap = &f.gap[..g];
+        let (l, b) = (f.left().len(), f.body.len);
+        let g = if G > 0 { G } else { f.gap().len() };
+        let (gap, right) = (&f.gap()[..g], f.right());
         if rows > 0 {
-            self.gather(&mut out[..l], &f.left, &input[..in_row]);
+            self.gather(&mut out[..l], f.left(), &input[..in_row]);
         }
         for r in 0..rows {
             let (o, i) = (&mut out[r * len..], &input[r * in_row..]);
             copy_serial(&mut o[l..l + b], &i[f.body.src..f.body.src + b]);
             if r + 1 == rows {
-                self.gather(&mut o[l + b..len], &f.right, &i[..in_row]);
+                self.gather(&mut o[l + b..len], right, &i[..in_row]);
             } else if f.gap_fills {
                 fill_serial(&mut o[l + b..l + b + g], self.value);
             } else {

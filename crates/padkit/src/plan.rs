@@ -20,10 +20,8 @@ pub struct Plan {
     pub(crate) output_shape: Vec<usize>,
     /// One map per merged axis.
     pub(crate) maps: Vec<AxisMap>,
-    /// Input elements per index of each merged axis.
-    pub(crate) in_block: Vec<usize>,
-    /// Output elements per index of each merged axis.
-    pub(crate) out_block: Vec<usize>,
+    /// Input and output elements per index of each merged axis.
+    pub(crate) blocks: Vec<(usize, usize)>,
     /// What every row of the last merged axis writes, unless its border is long.
     pub(crate) row: Option<RowProgram>,
     /// Input elements in one row of the last merged axis.
@@ -47,8 +45,7 @@ impl Plan {
             input_shape: shape.to_vec(),
             output_shape,
             maps: Vec::new(),
-            in_block: Vec::new(),
-            out_block: Vec::new(),
+            blocks: Vec::new(),
             row: None,
             in_row: 0,
         };
@@ -101,7 +98,7 @@ impl Plan {
     /// Merges runs of untouched axes into one axis each; a trailing run becomes part of
     /// every copied unit.
     fn merge_axes(&mut self, pads: &[AxisPad], spec: &PadSpec) {
-        let mut groups: Vec<(usize, Option<(usize, AxisPad)>)> = Vec::new();
+        let mut groups: Vec<(usize, Option<(usize, AxisPad)>)> = Vec::with_capacity(pads.len());
         for (axis, (p, &d)) in pads.iter().zip(&self.input_shape).enumerate() {
             match groups.last_mut() {
                 Some((extent, None)) if p.is_identity() => *extent *= d,
@@ -119,6 +116,8 @@ impl Plan {
         if groups.is_empty() {
             groups.push((1, None)); // nothing padded: one unit that is the whole tensor
         }
+        self.maps.reserve_exact(groups.len());
+        self.blocks.reserve_exact(groups.len());
         for &(d, pad) in &groups {
             let map = match pad {
                 None => AxisMap::new(d, &AxisPad::default(), spec.mode, d),
@@ -128,13 +127,11 @@ impl Plan {
         }
         let (mut ib, mut ob) = (unit, unit);
         for (map, &(d, _)) in self.maps.iter().zip(&groups).rev() {
-            self.in_block.push(ib);
-            self.out_block.push(ob);
+            self.blocks.push((ib, ob));
             ib *= d;
             ob *= map.out_len;
         }
-        self.in_block.reverse();
-        self.out_block.reverse();
+        self.blocks.reverse();
         let last = self.maps.len() - 1;
         self.in_row = groups[last].0 * unit;
         self.row = RowProgram::new(&self.maps[last], unit, self.in_row);

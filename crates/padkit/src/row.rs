@@ -35,22 +35,42 @@ pub(crate) enum RowWrites {
     Framed(Framed),
 }
 
-/// Rows made of `left`, `body.len` elements copied from the input row at `body.src`,
-/// and `right`. Between two consecutive rows, the first one's right border and the next
-/// one's left border are written as one `gap`, so each row costs one copy and one gap.
+/// Rows made of a left border, `body.len` elements copied from the input row at
+/// `body.src`, and a right border. Between two consecutive rows, the first one's right
+/// border and the next one's left border are written as one gap, so each row costs one
+/// copy and one gap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Framed {
-    /// The input position each element of the left border reads, or [`FILL`].
-    pub(crate) left: Vec<u32>,
+    /// The tables of the left border, the right border and the gap, one after the
+    /// other: the input position each element reads, or [`FILL`]. The gap is the right
+    /// border then the left border shifted by one input row: counted from the start of
+    /// the first row's input, it reads the next row's.
+    tables: Vec<u32>,
+    /// Elements in the left border.
+    left: usize,
+    /// Elements in the right border.
+    right: usize,
     /// The copied stretch (empty when the row has no center, e.g. interior padding).
     pub(crate) body: Body,
-    /// The input position each element of the right border reads, or [`FILL`].
-    pub(crate) right: Vec<u32>,
-    /// `right` then `left`, the latter shifted by one input row: counted from the start
-    /// of the first row's input, it reads the next row's.
-    pub(crate) gap: Vec<u32>,
-    /// Whether every element of `gap` is [`FILL`] (constant mode).
+    /// Whether every element of the gap is [`FILL`] (constant mode).
     pub(crate) gap_fills: bool,
+}
+
+impl Framed {
+    /// The table of the first row's left border.
+    pub(crate) fn left(&self) -> &[u32] {
+        &self.tables[..self.left]
+    }
+
+    /// The table of the last row's right border.
+    pub(crate) fn right(&self) -> &[u32] {
+        &self.tables[self.left..self.left + self.right]
+    }
+
+    /// The table of the gap between two rows, read from the first row's input on.
+    pub(crate) fn gap(&self) -> &[u32] {
+        &self.tables[self.left + self.right..]
+    }
 }
 
 /// A contiguous copy from the input row, in elements.
@@ -65,41 +85,53 @@ impl RowProgram {
     /// (input rows of `in_row` elements), or `None` when the border is too long to be
     /// worth listing element by element (or two input rows too long for a table).
     pub(crate) fn new(map: &AxisMap, unit: usize, in_row: usize) -> Option<RowProgram> {
-        let outside: usize = map.runs.iter().map(|&(_, run)| run.len()).sum();
+        let outside = map
+            .runs
+            .iter()
+            .map(|&(_, run)| run.len())
+            .sum::<usize>()
+            .checked_mul(unit)?;
         // FILL must not be a valid input index, even shifted by a row
-        if outside.checked_mul(unit)? > EDGE_LIMIT || in_row.checked_mul(2)? > FILL as usize {
+        if outside > EDGE_LIMIT || in_row.checked_mul(2)? > FILL as usize {
             return None;
         }
         let split = map.center.map_or(map.runs.len(), |c| {
             map.runs.partition_point(|&(at, _)| at < c.out)
         });
         let (before, after) = map.runs.split_at(split);
-        let (left, right) = (table(before, unit), table(after, unit));
         let body = map.center.map_or(Body { src: 0, len: 0 }, |c| Body {
             src: c.src * unit,
             len: c.len * unit,
         });
         let len = map.out_len * unit;
+        let mut tables = Vec::with_capacity(2 * outside + TINY_ROW);
+        push_table(&mut tables, before, unit);
+        let left = tables.len();
         if len <= TINY_ROW {
             // src < in_row <= FILL (checked above)
-            let body = (body.src..body.src + body.len).map(|s| s as u32);
-            let table = left.iter().copied().chain(body).chain(right).collect();
+            tables.extend((body.src..body.src + body.len).map(|s| s as u32));
+            push_table(&mut tables, after, unit);
             return Some(RowProgram {
                 len,
-                writes: RowWrites::Table(table),
+                writes: RowWrites::Table(tables),
             });
         }
-        let shifted = left.iter().map(|&p| match p {
-            FILL => FILL,
-            p => p + in_row as u32, // p + in_row < 2 in_row <= FILL
-        });
-        let gap: Vec<u32> = right.iter().copied().chain(shifted).collect();
-        let gap_fills = gap.iter().all(|&p| p == FILL);
+        push_table(&mut tables, after, unit);
+        let right = tables.len() - left;
+        tables.extend_from_within(left..);
+        for k in 0..left {
+            let shifted = match tables[k] {
+                FILL => FILL,
+                p => p + in_row as u32, // p + in_row < 2 in_row <= FILL
+            };
+            tables.push(shifted);
+        }
+        let gap_fills = tables[left + right..].iter().all(|&p| p == FILL);
         let framed = Framed {
+            tables,
             left,
-            body,
             right,
-            gap,
+            body,
             gap_fills,
         };
         Some(RowProgram {
@@ -109,20 +141,20 @@ impl RowProgram {
     }
 }
 
-/// The input position of each element of consecutive `runs`, [`FILL`] for the fill
-/// value, in elements of `unit` axis elements each.
-fn table(runs: &[(usize, Run)], unit: usize) -> Vec<u32> {
-    runs.iter()
-        .flat_map(|&(_, run)| match run {
-            Run::Fill { len } => vec![FILL; len * unit],
+/// Appends the input position of each element of consecutive `runs` to `table`,
+/// [`FILL`] for the fill value, in elements of `unit` axis elements each.
+fn push_table(table: &mut Vec<u32>, runs: &[(usize, Run)], unit: usize) {
+    for &(_, run) in runs {
+        match run {
+            Run::Fill { len } => table.resize(table.len() + len * unit, FILL),
             // sources < in_row <= FILL (checked by `RowProgram::new`)
-            run => run
-                .sources()
-                .flat_map(|s| s * unit..(s + 1) * unit)
-                .map(|s| s as u32)
-                .collect(),
-        })
-        .collect()
+            run => table.extend(
+                run.sources()
+                    .flat_map(|s| s * unit..(s + 1) * unit)
+                    .map(|s| s as u32),
+            ),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -142,14 +174,15 @@ mod tests {
         assert_eq!(program.len, 14);
         // 14 elements: the center copy is cheaper than a table
         // out[0] = in[2], out[1] = in[1], out[6] = in[2]; two inner elements each
-        let expected = Framed {
-            left: vec![4, 5, 2, 3],
-            body: Body { src: 0, len: 8 },
-            right: vec![4, 5],
-            gap: vec![4, 5, 12, 13, 10, 11],
-            gap_fills: false,
+        let RowWrites::Framed(f) = program.writes else {
+            panic!("a 14-element row is framed, not a table");
         };
-        assert_eq!(program.writes, RowWrites::Framed(expected));
+        assert_eq!(f.left(), [4, 5, 2, 3]);
+        assert_eq!(f.body, Body { src: 0, len: 8 });
+        assert_eq!(f.right(), [4, 5]);
+        // the next row's left border reads 8 elements further on
+        assert_eq!(f.gap(), [4, 5, 12, 13, 10, 11]);
+        assert!(!f.gap_fills);
     }
 
     #[test]
@@ -179,17 +212,19 @@ mod tests {
         };
         let map = AxisMap::new(1 << 30, &p, PadMode::Constant, (1 << 30) + 3);
         let program = RowProgram::new(&map, 1, 1 << 30).unwrap();
-        let expected = Framed {
-            left: vec![FILL],
-            body: Body {
-                src: 0,
-                len: 1 << 30,
-            },
-            right: vec![FILL; 2],
-            gap: vec![FILL; 3],
-            gap_fills: true,
+        let RowWrites::Framed(f) = program.writes else {
+            panic!("a long row is framed, not a table");
         };
-        assert_eq!(program.writes, RowWrites::Framed(expected));
+        assert_eq!(f.left(), [FILL]);
+        assert_eq!(
+            f.body,
+            Body {
+                src: 0,
+                len: 1 << 30
+            }
+        );
+        assert_eq!((f.right(), f.gap()), (&[FILL; 2][..], &[FILL; 3][..]));
+        assert!(f.gap_fills);
     }
 
     #[test]

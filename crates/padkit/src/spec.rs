@@ -128,11 +128,11 @@ impl PadSpec {
     /// assert_eq!(err.to_string(), "axes: axis -2 names axis 0, which is already listed");
     /// ```
     pub fn resolve(&self, rank: usize) -> Result<Vec<AxisPad>> {
-        let axes: Vec<usize> = match &self.axes {
-            None => (0..rank).collect(),
-            Some(axes) => normalize_axes(axes, rank)?,
+        let axes = match &self.axes {
+            None => None,
+            Some(axes) => Some(normalize_axes(axes, rank)?),
         };
-        let n = axes.len();
+        let n = axes.as_ref().map_or(rank, Vec::len);
         if self.pads.len() != 2 * n {
             return Err(PadError::PadsLength {
                 got: self.pads.len(),
@@ -149,7 +149,8 @@ impl PadSpec {
             });
         }
         let mut out = vec![AxisPad::default(); rank];
-        for (i, &axis) in axes.iter().enumerate() {
+        for i in 0..n {
+            let axis = axes.as_ref().map_or(i, |axes| axes[i]);
             let interior = self.interior.as_ref().map_or(0, |r| r[i]);
             if interior < 0 {
                 return Err(PadError::NegativeInterior { axis, interior });
