@@ -16,12 +16,15 @@ use crate::{PadError, PadSpec, Plan, Result};
 /// Blocks at least this large are split across rayon's threads.
 const PARALLEL_BYTES: usize = 4 << 20;
 
-/// Evaluates `$fixed` with the constant `$n` equal to `$len` when that is 1 to 16, and
+/// The length parameter of a loop specialised for no particular length.
+const ANY_LEN: usize = usize::MAX;
+
+/// Evaluates `$fixed` with the constant `$n` equal to `$len` when that is 0 to 16, and
 /// `$otherwise` for other lengths. Loops of a constant length are inlined, where a
 /// runtime length would call `memcpy` or `memset`, which cost more than so short a run.
 macro_rules! by_short_len {
     ($len:expr, $n:ident => $fixed:expr, _ => $otherwise:expr) => {
-        by_short_len!(@arms $len, $n => $fixed, $otherwise, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+        by_short_len!(@arms $len, $n => $fixed, $otherwise, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     };
     (@arms $len:expr, $n:ident => $fixed:expr, $otherwise:expr, $($lit:literal)*) => {
         match $len {
@@ -293,14 +296,15 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
             RowWrites::Framed(f) => by_short_len!(
                 f.gap().len(),
                 G => self.framed_rows::<G>(program.len, f, input, out),
-                _ => self.framed_rows::<0>(program.len, f, input, out)
+                _ => self.framed_rows::<ANY_LEN>(program.len, f, input, out)
             ),
         }
     }
 
-    /// Rows of `len` elements framed by `f`: the first row's left border, then per row
-    /// the body and the gap to the next row (the last row's right border instead). `G` is
-    /// the gap's length when the loop is specialised for it, 0 otherwise.
+    /// Rows of `len` elements framed by `f`: the first row's left border, then for each
+    /// row a window of its body, its right border and the next row's left border (the
+    /// gap), and the last row's body and right border. `G` is the gap's length when the
+    /// loop is specialised for it, [`ANY_LEN`] otherwise.
     fn framed_rows<const G: usize>(
         &self,
         len: usize,
@@ -309,25 +313,29 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         out: &mut [MaybeUninit<T>],
     ) {
         let in_row = self.plan.in_row;
-        let rows = out.len() / len;
-        let (l, b) = (f.left().len(), f.body.len);
-        let g = if G > 0 { G } else { f.gap().len() };
-        let (gap, right) = (&f.gap()[..g], f.right());
-        if rows > 0 {
-            self.gather(&mut out[..l], f.left(), &input[..in_row]);
-        }
-        for r in 0..rows {
-            let (o, i) = (&mut out[r * len..], &input[r * in_row..]);
-            copy_serial(&mut o[l..l + b], &i[f.body.src..f.body.src + b]);
-            if r + 1 == rows {
-                self.gather(&mut o[l + b..len], right, &i[..in_row]);
-            } else if f.gap_fills {
-                fill_serial(&mut o[l + b..l + b + g], self.value);
+        let Some(last) = (out.len() / len).checked_sub(1) else {
+            return;
+        };
+        let (l, b, src) = (f.left().len(), f.body.len, f.body.src);
+        let gap = if G == ANY_LEN { f.gap() } else { &f.gap()[..G] };
+        self.gather(&mut out[..l], f.left(), &input[..in_row]);
+        for r in 0..last {
+            let window = &mut out[r * len + l..(r + 1) * len + l];
+            let (body, between) = window.split_at_mut(b);
+            let between = &mut between[..gap.len()]; // the same length, known if G is
+            // The gap reads this row's input and the next one's.
+            let i = &input[r * in_row..(r + 2) * in_row];
+            copy_serial(body, &i[src..src + b]);
+            if f.gap_fills {
+                fill_serial(between, self.value);
             } else {
-                // The gap reads this row's input and the next one's.
-                self.gather(&mut o[l + b..l + b + g], gap, &i[..2 * in_row]);
+                self.gather(between, gap, i);
             }
         }
+        let (body, right) = out[last * len + l..].split_at_mut(b);
+        let i = &input[last * in_row..(last + 1) * in_row];
+        copy_serial(body, &i[src..src + b]);
+        self.gather(right, f.right(), i);
     }
 
     /// Writes `out[k] = input[table[k]]`, or the fill value where the entry is [`FILL`]
