@@ -322,7 +322,9 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         for r in 0..last {
             let window = &mut out[r * len + l..(r + 1) * len + l];
             let (body, between) = window.split_at_mut(b);
-            let between = &mut between[..gap.len()]; // the same length, known if G is
+            // `between` holds `len - b` elements, the gap's length; slicing it by
+            // `gap.len()` makes that length a constant when `G` is one.
+            let between = &mut between[..gap.len()];
             // The gap reads this row's input and the next one's.
             let i = &input[r * in_row..(r + 2) * in_row];
             copy_serial(body, &i[src..src + b]);
