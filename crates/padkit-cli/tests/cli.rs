@@ -231,6 +231,7 @@ fn bench_prints_one_json_object_per_implementation() {
         [
             "floor",
             "padkit-core",
+            "row-loop",
             "padkit-tract",
             "tract-core",
             "padkit-burn",
