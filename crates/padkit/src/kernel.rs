@@ -10,7 +10,7 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use crate::axis_map::Run;
-use crate::row::{Framed, RowProgram, RowWrites, TINY_ROW};
+use crate::row::{Framed, GapWrites, RowProgram, RowWrites, Step, TINY_ROW};
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Blocks at least this large are split across rayon's threads.
@@ -328,16 +328,30 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
             // The gap reads this row's input and the next one's.
             let i = &input[r * in_row..(r + 2) * in_row];
             copy_serial(body, &i[src..src + b]);
-            if f.gap_fills {
-                fill_serial(between, self.value);
-            } else {
-                self.gather(between, gap, i);
+            match &f.gap_writes {
+                GapWrites::Fill => fill_serial(between, self.value),
+                GapWrites::Table => self.gather(between, gap, i),
+                GapWrites::Stretches(stretches) => {
+                    for s in stretches {
+                        self.stretch(&mut between[s.at..s.at + s.len], s.kind, i);
+                    }
+                }
             }
         }
         let (body, right) = out[last * len + l..].split_at_mut(b);
         let i = &input[last * in_row..(last + 1) * in_row];
         copy_serial(body, &i[src..src + b]);
         self.gather(right, f.right(), i);
+    }
+
+    /// Writes the stretch of kind `step` reading `input` into `out`.
+    fn stretch(&self, out: &mut [MaybeUninit<T>], step: Step, input: &[T]) {
+        match step {
+            Step::Fill => fill_serial(out, self.value),
+            Step::Forward(s) => copy_serial(out, &input[s..s + out.len()]),
+            Step::Backward(s) => reverse_serial(out, &input[s + 1 - out.len()..=s]),
+            Step::Repeat(s) => fill_serial(out, &input[s]),
+        }
     }
 
     /// Writes `out[k] = input[table[k]]`, or the fill value where the entry is [`FILL`]
@@ -430,6 +444,35 @@ fn copy_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
             .expect("copy sources and destinations have equal lengths"),
     );
     for (d, s) in dst.iter_mut().zip(src) {
+        d.write(s.clone());
+    }
+}
+
+/// Writes a clone of `src` reversed into `dst` on this thread (short runs inlined and
+/// vectorised: the wide borders of reflect pads).
+#[inline]
+fn reverse_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    by_short_len!(
+        dst.len(),
+        N => reverse_fixed::<T, N>(dst, src),
+        _ => {
+            for (d, s) in dst.iter_mut().zip(src.iter().rev()) {
+                d.write(s.clone());
+            }
+        }
+    )
+}
+
+/// `reverse_serial` for a length known at compile time.
+#[inline(always)]
+fn reverse_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    let (dst, src): (&mut [MaybeUninit<T>; N], &[T; N]) = (
+        dst.try_into()
+            .expect("reverse_serial dispatches on the length"),
+        src.try_into()
+            .expect("reversed sources and destinations have equal lengths"),
+    );
+    for (d, s) in dst.iter_mut().zip(src.iter().rev()) {
         d.write(s.clone());
     }
 }

@@ -52,8 +52,99 @@ pub(crate) struct Framed {
     right: usize,
     /// The copied stretch (empty when the row has no center, e.g. interior padding).
     pub(crate) body: Body,
-    /// Whether every element of the gap is [`FILL`] (constant mode).
-    pub(crate) gap_fills: bool,
+    /// How the gap is written.
+    pub(crate) gap_writes: GapWrites,
+}
+
+/// How a row gap is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum GapWrites {
+    /// Every element is the fill value (constant mode).
+    Fill,
+    /// Element by element from the gap's table (short stretches: narrow borders).
+    Table,
+    /// Stretch by stretch (wide borders: a reversed or repeated stretch is written with
+    /// wide stores, where the table would store element by element).
+    Stretches(Vec<Stretch>),
+}
+
+/// `len` consecutive table entries of one kind, from entry `at` on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stretch {
+    pub(crate) at: usize,
+    pub(crate) len: usize,
+    pub(crate) kind: Step,
+}
+
+/// How the entries of a stretch follow each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Every entry is [`FILL`].
+    Fill,
+    /// `src`, `src + 1`, …
+    Forward(usize),
+    /// `src`, `src - 1`, …
+    Backward(usize),
+    /// `src`, `src`, …
+    Repeat(usize),
+}
+
+/// Stretches at least this long on average are written stretch by stretch.
+const LONG_STRETCH: usize = 8;
+
+impl Stretch {
+    /// A stretch of the one entry `p` at `at`.
+    fn start(at: usize, p: u32) -> Stretch {
+        let kind = match p {
+            FILL => Step::Fill,
+            p => Step::Forward(p as usize),
+        };
+        Stretch { at, len: 1, kind }
+    }
+
+    /// Takes `p` as the next entry if it continues the stretch.
+    fn extend(&mut self, p: u32) -> bool {
+        let p = (p != FILL).then_some(p as usize);
+        let kind = match (self.kind, p) {
+            (Step::Fill, None) => Step::Fill,
+            (Step::Forward(s), Some(p)) if p == s + self.len => Step::Forward(s),
+            (Step::Backward(s), Some(p)) if p + self.len == s => Step::Backward(s),
+            (Step::Repeat(s), Some(p)) if p == s => Step::Repeat(s),
+            // a single entry may still go either way
+            (Step::Forward(s), Some(p)) if self.len == 1 && p + 1 == s => Step::Backward(s),
+            (Step::Forward(s), Some(p)) if self.len == 1 && p == s => Step::Repeat(s),
+            _ => return false,
+        };
+        self.kind = kind;
+        self.len += 1;
+        true
+    }
+}
+
+/// `table` as maximal stretches of one kind, in order.
+fn stretches(table: &[u32]) -> Vec<Stretch> {
+    let mut out: Vec<Stretch> = Vec::new();
+    for (at, &p) in table.iter().enumerate() {
+        if !out.last_mut().is_some_and(|last| last.extend(p)) {
+            out.push(Stretch::start(at, p));
+        }
+    }
+    out
+}
+
+impl GapWrites {
+    /// The cheapest way to write a gap of `table`.
+    fn of(table: &[u32]) -> GapWrites {
+        if table.iter().all(|&p| p == FILL) {
+            return GapWrites::Fill;
+        }
+        let stretches = stretches(table);
+        if stretches.len() * LONG_STRETCH <= table.len() {
+            GapWrites::Stretches(stretches)
+        } else {
+            GapWrites::Table
+        }
+    }
 }
 
 impl Framed {
@@ -126,13 +217,13 @@ impl RowProgram {
             };
             tables.push(shifted);
         }
-        let gap_fills = tables[left + right..].iter().all(|&p| p == FILL);
+        let gap_writes = GapWrites::of(&tables[left + right..]);
         let framed = Framed {
             tables,
             left,
             right,
             body,
-            gap_fills,
+            gap_writes,
         };
         Some(RowProgram {
             len,
@@ -182,7 +273,51 @@ mod tests {
         assert_eq!(f.right(), [4, 5]);
         // the next row's left border reads 8 elements further on
         assert_eq!(f.gap(), [4, 5, 12, 13, 10, 11]);
-        assert!(!f.gap_fills);
+        assert_eq!(f.gap_writes, GapWrites::Table);
+    }
+
+    #[test]
+    fn wide_reflect_gaps_are_two_reversed_stretches() {
+        let p = AxisPad {
+            begin: 16,
+            end: 16,
+            interior: 0,
+        };
+        let map = AxisMap::new(512, &p, PadMode::Reflect, 544);
+        let RowWrites::Framed(f) = RowProgram::new(&map, 1, 512).unwrap().writes else {
+            panic!("a 544-element row is framed");
+        };
+        // out[528 + c] = in[510 - c]; the next row's out[c] = in[16 - c], 512 further on
+        let expected = vec![
+            Stretch {
+                at: 0,
+                len: 16,
+                kind: Step::Backward(510),
+            },
+            Stretch {
+                at: 16,
+                len: 16,
+                kind: Step::Backward(512 + 16),
+            },
+        ];
+        assert_eq!(f.gap_writes, GapWrites::Stretches(expected));
+    }
+
+    #[test]
+    fn stretches_split_where_the_step_changes() {
+        let table = [3, 4, 5, FILL, FILL, 9, 8, 7, 7, 7, 2];
+        let kinds: Vec<_> = stretches(&table)
+            .iter()
+            .map(|s| (s.at, s.len, s.kind))
+            .collect();
+        let expected = [
+            (0, 3, Step::Forward(3)),
+            (3, 2, Step::Fill),
+            (5, 3, Step::Backward(9)),
+            (8, 2, Step::Repeat(7)),
+            (10, 1, Step::Forward(2)),
+        ];
+        assert_eq!(kinds, expected);
     }
 
     #[test]
@@ -224,7 +359,7 @@ mod tests {
             }
         );
         assert_eq!((f.right(), f.gap()), (&[FILL; 2][..], &[FILL; 3][..]));
-        assert!(f.gap_fills);
+        assert_eq!(f.gap_writes, GapWrites::Fill);
     }
 
     #[test]

@@ -139,6 +139,27 @@ fn invalid() -> impl Strategy<Value = Case> {
         })
 }
 
+/// Rows with wide borders (8 to 30 elements a side, after a crop of up to 3), whose gaps
+/// the kernel writes stretch by stretch rather than element by element; `unit` > 1 makes
+/// every element of the padded axis a run of `unit` input elements.
+fn wide_border_case() -> impl Strategy<Value = Case> {
+    (
+        1usize..4,
+        1usize..3,
+        9usize..40,
+        -3i64..31,
+        8i64..31,
+        mode(),
+    )
+        .prop_map(|(rows, unit, d, begin, end, mode)| Case {
+            shape: vec![rows, d, unit],
+            pads: vec![begin / unit as i64, end / unit as i64],
+            axes: Some(vec![1]),
+            interior: None,
+            mode,
+        })
+}
+
 /// Distinct values per input element, so every misplaced copy shows.
 fn iota(n: usize) -> Vec<u32> {
     (1..=n as u32).collect()
@@ -253,6 +274,13 @@ proptest! {
         let n = case.shape.iter().product();
         let input = iota(n).into_iter().map(|v| [v as u64, !(v as u64)]).collect();
         check(&case, input, [7, 9])?;
+    }
+
+    #[test]
+    fn wide_borders_match_reference(case in wide_border_case()) {
+        let n = case.shape.iter().product();
+        check(&case, iota(n), 0xDEAD_BEEF)?;
+        check(&case, iota(n).into_iter().map(|v| v.to_string()).collect(), "pad".to_string())?;
     }
 
     #[test]
