@@ -437,15 +437,23 @@ fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
 /// `copy_serial` for a length known at compile time.
 #[inline(always)]
 fn copy_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    let (dst, src): (&mut [MaybeUninit<T>; N], &[T; N]) = (
-        dst.try_into()
-            .expect("copy_serial dispatches on the length"),
-        src.try_into()
-            .expect("copy sources and destinations have equal lengths"),
-    );
+    let (dst, src) = as_arrays::<T, N>(dst, src);
     for (d, s) in dst.iter_mut().zip(src) {
         d.write(s.clone());
     }
+}
+
+/// `dst` and `src` as arrays of the length `N` the caller dispatched on.
+#[inline(always)]
+fn as_arrays<'d, 's, T, const N: usize>(
+    dst: &'d mut [MaybeUninit<T>],
+    src: &'s [T],
+) -> (&'d mut [MaybeUninit<T>; N], &'s [T; N]) {
+    (
+        dst.try_into().expect("callers dispatch on the length"),
+        src.try_into()
+            .expect("sources and destinations have equal lengths"),
+    )
 }
 
 /// Writes a clone of `src` reversed into `dst` on this thread (short runs inlined and
@@ -466,12 +474,7 @@ fn reverse_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
 /// `reverse_serial` for a length known at compile time.
 #[inline(always)]
 fn reverse_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    let (dst, src): (&mut [MaybeUninit<T>; N], &[T; N]) = (
-        dst.try_into()
-            .expect("reverse_serial dispatches on the length"),
-        src.try_into()
-            .expect("reversed sources and destinations have equal lengths"),
-    );
+    let (dst, src) = as_arrays::<T, N>(dst, src);
     for (d, s) in dst.iter_mut().zip(src.iter().rev()) {
         d.write(s.clone());
     }
