@@ -131,17 +131,25 @@ fn strided_adjoint<T: Copy + Default + AddAssign>(
     mode: PadMode,
 ) -> Result<Vec<T>> {
     let mut shape = out_shape.to_vec();
-    let mut grad = grad_output.to_vec();
+    // The first fold reads the caller's gradient; each later one the previous fold's.
+    let mut grad: Option<Vec<T>> = None;
     for axis in (0..shape.len()).rev() {
         if pads[axis].is_identity() {
             continue;
         }
         let d = input_shape[axis];
         let map = AxisMap::new(d, &pads[axis], mode, shape[axis]);
-        grad = fold_axis(&grad, &shape, axis, d, &map)?;
+        let folded = fold_axis(
+            grad.as_deref().unwrap_or(grad_output),
+            &shape,
+            axis,
+            d,
+            &map,
+        )?;
+        grad = Some(folded);
         shape[axis] = d;
     }
-    Ok(grad)
+    Ok(grad.unwrap_or_else(|| grad_output.to_vec()))
 }
 
 /// One axis of the strided adjoint: `new[.., s, ..] += grad[.., i, ..]` for each `i → s`.

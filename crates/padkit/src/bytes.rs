@@ -76,21 +76,21 @@ impl Plan {
     ) -> Result<&'o mut [u8]> {
         let (elements, rest) = input.as_chunks::<N>();
         if !rest.is_empty() {
-            return Err(PadError::DataLength {
-                what: "input bytes",
-                shape: self.input_shape.clone(),
-                expected: self.input_len().saturating_mul(N),
-                got: input.len(),
-            });
+            return Err(partial_element(
+                "input bytes",
+                &self.input_shape,
+                N,
+                input.len(),
+            ));
         }
         let (slots, rest) = out.as_chunks_mut::<N>();
         if !rest.is_empty() {
-            return Err(PadError::DataLength {
-                what: "output bytes",
-                shape: self.output_shape.clone(),
-                expected: self.output_len().saturating_mul(N),
-                got: out.len(),
-            });
+            return Err(partial_element(
+                "output bytes",
+                &self.output_shape,
+                N,
+                out.len(),
+            ));
         }
         let slots_ptr: *mut [[MaybeUninit<u8>; N]] = slots;
         // SAFETY: `[MaybeUninit<u8>; N]` and `MaybeUninit<[u8; N]>` have the same size (N),
@@ -107,6 +107,17 @@ impl Plan {
         Ok(self
             .run_filling(elements, &fill, slots, fill_run)?
             .as_flattened_mut())
+    }
+}
+
+/// The error for `got` bytes of a buffer of `shape` that end in a partial element of
+/// `width` bytes.
+fn partial_element(what: &'static str, shape: &[usize], width: usize, got: usize) -> PadError {
+    PadError::DataLength {
+        what,
+        shape: shape.to_vec(),
+        expected: shape.iter().product::<usize>().saturating_mul(width),
+        got,
     }
 }
 

@@ -19,14 +19,12 @@ const PARALLEL_BYTES: usize = 4 << 20;
 /// The length parameter of a loop specialised for no particular length.
 const ANY_LEN: usize = usize::MAX;
 
-/// Evaluates `$fixed` with the constant `$n` equal to `$len` when that is 0 to 16, and
-/// `$otherwise` for other lengths. Loops of a constant length are inlined, where a
-/// runtime length would call `memcpy` or `memset`, which cost more than so short a run.
-macro_rules! by_short_len {
-    ($len:expr, $n:ident => $fixed:expr, _ => $otherwise:expr) => {
-        by_short_len!(@arms $len, $n => $fixed, $otherwise, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-    };
-    (@arms $len:expr, $n:ident => $fixed:expr, $otherwise:expr, $($lit:literal)*) => {
+/// Evaluates `$fixed` with the constant `$n` equal to `$len` when that is one of the
+/// listed lengths, and `$otherwise` for other lengths. Loops of a constant length are
+/// inlined, where a runtime length would call `memcpy` or `memset`, which cost more than
+/// so short a run.
+macro_rules! by_len {
+    ($len:expr, [$($lit:literal)*], $n:ident => $fixed:expr, _ => $otherwise:expr) => {
         match $len {
             $($lit => {
                 const $n: usize = $lit;
@@ -34,6 +32,13 @@ macro_rules! by_short_len {
             })*
             _ => $otherwise,
         }
+    };
+}
+
+/// [`by_len!`] for the lengths 0 to 16.
+macro_rules! by_short_len {
+    ($len:expr, $n:ident => $fixed:expr, _ => $otherwise:expr) => {
+        by_len!($len, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16], $n => $fixed, _ => $otherwise)
     };
 }
 
@@ -367,15 +372,12 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
     /// loop unrolled for the row's exact length (a per-row loop of runtime length costs
     /// more than the row).
     fn tiny_rows(&self, table: &[u32], input: &[T], out: &mut [MaybeUninit<T>]) {
-        macro_rules! fixed {
-            ($($n:literal)*) => {
-                match table.len() {
-                    $($n => self.tiny_rows_of::<$n>(table, input, out),)*
-                    len => unreachable!("row tables hold at most {TINY_ROW} elements, not {len}"),
-                }
-            };
-        }
-        fixed!(1 2 3 4 5 6 7 8)
+        by_len!(
+            table.len(),
+            [1 2 3 4 5 6 7 8],
+            N => self.tiny_rows_of::<N>(table, input, out),
+            _ => unreachable!("row tables hold 1 to {TINY_ROW} elements, not {}", table.len())
+        )
     }
 
     fn tiny_rows_of<const N: usize>(&self, table: &[u32], input: &[T], out: &mut [MaybeUninit<T>]) {

@@ -253,13 +253,18 @@ mod tests {
     use super::*;
     use crate::{AxisPad, PadMode};
 
+    /// `begin` and `end` pads, no interior padding.
+    fn edges(begin: i64, end: i64) -> AxisPad {
+        AxisPad {
+            begin,
+            end,
+            interior: 0,
+        }
+    }
+
     #[test]
     fn reflect_rows_copy_the_center_and_gather_the_borders() {
-        let p = AxisPad {
-            begin: 2,
-            end: 1,
-            interior: 0,
-        };
+        let p = edges(2, 1);
         let map = AxisMap::new(4, &p, PadMode::Reflect, 7);
         let program = RowProgram::new(&map, 2, 8).unwrap();
         assert_eq!(program.len, 14);
@@ -278,11 +283,7 @@ mod tests {
 
     #[test]
     fn wide_reflect_gaps_are_two_reversed_stretches() {
-        let p = AxisPad {
-            begin: 16,
-            end: 16,
-            interior: 0,
-        };
+        let p = edges(16, 16);
         let map = AxisMap::new(512, &p, PadMode::Reflect, 544);
         let RowWrites::Framed(f) = RowProgram::new(&map, 1, 512).unwrap().writes else {
             panic!("a 544-element row is framed");
@@ -322,11 +323,7 @@ mod tests {
 
     #[test]
     fn tiny_rows_get_a_table() {
-        let p = AxisPad {
-            begin: 1,
-            end: 1,
-            interior: 0,
-        };
+        let p = edges(1, 1);
         let map = AxisMap::new(4, &p, PadMode::Edge, 6);
         let program = RowProgram::new(&map, 1, 4).unwrap();
         assert_eq!(program.writes, RowWrites::Table(vec![0, 0, 1, 2, 3, 3]));
@@ -340,11 +337,7 @@ mod tests {
 
     #[test]
     fn border_tables_hold_only_the_border() {
-        let p = AxisPad {
-            begin: 1,
-            end: 2,
-            interior: 0,
-        };
+        let p = edges(1, 2);
         let map = AxisMap::new(1 << 30, &p, PadMode::Constant, (1 << 30) + 3);
         let program = RowProgram::new(&map, 1, 1 << 30).unwrap();
         let RowWrites::Framed(f) = program.writes else {
@@ -364,11 +357,7 @@ mod tests {
 
     #[test]
     fn rows_too_long_for_shifted_tables_take_the_run_path() {
-        let p = AxisPad {
-            begin: 1,
-            end: 1,
-            interior: 0,
-        };
+        let p = edges(1, 1);
         let d = 1 << 31;
         let map = AxisMap::new(d, &p, PadMode::Edge, d + 2);
         assert!(RowProgram::new(&map, 1, d).is_none());
@@ -376,11 +365,7 @@ mod tests {
 
     #[test]
     fn long_borders_take_the_run_path() {
-        let p = AxisPad {
-            begin: 40,
-            end: 40,
-            interior: 0,
-        };
+        let p = edges(40, 40);
         let map = AxisMap::new(4, &p, PadMode::Constant, 84);
         assert!(RowProgram::new(&map, 1, 4).is_none());
     }
