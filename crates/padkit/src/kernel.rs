@@ -150,17 +150,17 @@ impl Plan {
         value: &T,
         out: &'o mut [MaybeUninit<T>],
     ) -> Result<&'o mut [T]> {
-        self.run_filling(input, value, out, fill_each)
+        self.run_moving(input, value, out, Moves::CLONING)
     }
 
-    /// [`Plan::run_uninit`] with `fill_run` writing the fill value over whole runs
-    /// (positions of whole blocks of fill; single elements are written directly).
-    pub(crate) fn run_filling<'o, T: Clone + Send + Sync>(
+    /// [`Plan::run_uninit`] with `moves` writing fills of whole blocks and long row
+    /// bodies (single elements and short runs are written directly).
+    pub(crate) fn run_moving<'o, T: Clone + Send + Sync>(
         &self,
         input: &[T],
         value: &T,
         out: &'o mut [MaybeUninit<T>],
-        fill_run: FillRun<T>,
+        moves: Moves<T>,
     ) -> Result<&'o mut [T]> {
         check_len("input data", &self.input_shape, input.len())?;
         check_len("output buffer", &self.output_shape, out.len())?;
@@ -169,7 +169,7 @@ impl Plan {
                 plan: self,
                 input,
                 value,
-                fill_run,
+                moves,
             }
             .axis(0, 0, out);
         }
@@ -213,14 +213,28 @@ fn check_len(what: &'static str, shape: &[usize], got: usize) -> Result<()> {
     Ok(())
 }
 
-/// Writes the fill value into every element of a run, on this thread.
-pub(crate) type FillRun<T> = fn(&mut [MaybeUninit<T>], &T);
+/// How the kernel writes its long runs, on this thread: `fill` writes the fill value over
+/// runs of whole blocks, `copy_row` copies row bodies of more than 16 elements. Any `T`
+/// can use [`Moves::CLONING`]; the byte-width kernel passes `memset` and block copies.
+#[derive(Clone, Copy)]
+pub(crate) struct Moves<T> {
+    pub(crate) fill: fn(&mut [MaybeUninit<T>], &T),
+    pub(crate) copy_row: fn(&mut [MaybeUninit<T>], &[T]),
+}
+
+impl<T: Clone> Moves<T> {
+    /// Moves by `Clone`, element by element (`memset`/`memcpy` for `Copy` types).
+    pub(crate) const CLONING: Moves<T> = Moves {
+        fill: fill_each,
+        copy_row: copy_each,
+    };
+}
 
 struct Writer<'a, T> {
     plan: &'a Plan,
     input: &'a [T],
     value: &'a T,
-    fill_run: FillRun<T>,
+    moves: Moves<T>,
 }
 
 impl<T: Clone + Send + Sync> Writer<'_, T> {
@@ -332,7 +346,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
             let between = &mut between[..gap.len()];
             // The gap reads this row's input and the next one's.
             let i = &input[r * in_row..(r + 2) * in_row];
-            copy_serial(body, &i[src..src + b]);
+            copy_with(body, &i[src..src + b], self.moves.copy_row);
             match &f.gap_writes {
                 GapWrites::Fill => fill_serial(between, self.value),
                 GapWrites::Table => self.gather(between, gap, i),
@@ -345,7 +359,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         }
         let (body, right) = out[last * len + l..].split_at_mut(b);
         let i = &input[last * in_row..(last + 1) * in_row];
-        copy_serial(body, &i[src..src + b]);
+        copy_with(body, &i[src..src + b], self.moves.copy_row);
         self.gather(right, f.right(), i);
     }
 
@@ -395,8 +409,8 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         match parallel_chunk::<T>(dst.len()) {
             Some(chunk) => dst
                 .par_chunks_mut(chunk)
-                .for_each(|d| (self.fill_run)(d, self.value)),
-            None => (self.fill_run)(dst, self.value),
+                .for_each(|d| (self.moves.fill)(d, self.value)),
+            None => (self.moves.fill)(dst, self.value),
         }
     }
 }
@@ -429,10 +443,20 @@ fn copy<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], src: &[T]) {
 /// tiny rows, reflect and edge borders).
 #[inline]
 fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    copy_with(dst, src, copy_each)
+}
+
+/// `copy_serial` with runs of more than 16 elements written by `long`.
+#[inline(always)]
+fn copy_with<T: Clone>(
+    dst: &mut [MaybeUninit<T>],
+    src: &[T],
+    long: fn(&mut [MaybeUninit<T>], &[T]),
+) {
     by_short_len!(
         dst.len(),
         N => copy_fixed::<T, N>(dst, src),
-        _ => _ = dst.write_clone_of_slice(src)
+        _ => long(dst, src)
     )
 }
 
@@ -504,9 +528,14 @@ fn fill_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], value: &T) {
     }
 }
 
-/// The default [`FillRun`]: a clone of `value` into every element.
-pub(crate) fn fill_each<T: Clone>(dst: &mut [MaybeUninit<T>], value: &T) {
+/// A clone of `value` into every element: the fill of [`Moves::CLONING`].
+fn fill_each<T: Clone>(dst: &mut [MaybeUninit<T>], value: &T) {
     dst.iter_mut().for_each(|x| _ = x.write(value.clone()));
+}
+
+/// A clone of each element of `src`: the row copy of [`Moves::CLONING`].
+fn copy_each<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    dst.write_clone_of_slice(src);
 }
 
 /// Copies `out[from..from+len]` to `out[to..to+len]`. The source lies inside the center

@@ -23,6 +23,7 @@
 
 mod adjoint;
 mod axis_map;
+mod block_copy;
 mod bytes;
 mod dtype;
 mod error;
