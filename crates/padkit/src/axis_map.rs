@@ -3,6 +3,8 @@
 //! A map is planned once per axis from the mode's index function (numpy's), so the
 //! kernels copy and fill whole runs instead of computing a source per element.
 
+use smallvec::SmallVec;
+
 use crate::{AxisPad, PadMode};
 
 /// A run of output positions along one axis.
@@ -77,7 +79,8 @@ pub(crate) struct AxisMap {
     pub(crate) out_len: usize,
     pub(crate) center: Option<Center>,
     /// `(output start, run)` for every position outside the center.
-    pub(crate) runs: Vec<(usize, Run)>,
+    /// Held inline up to two runs, all a pad narrower than its axis has.
+    pub(crate) runs: SmallVec<[(usize, Run); 2]>,
 }
 
 impl AxisMap {
@@ -87,7 +90,7 @@ impl AxisMap {
         let mut map = AxisMap {
             out_len,
             center: None,
-            runs: Vec::new(),
+            runs: SmallVec::new(),
         };
         match mode {
             PadMode::Constant if p.interior > 0 => map.plan_interior(d, p),

@@ -38,7 +38,7 @@ pub fn pad_bytes(
     plan.run_bytes(bytes, value, &mut out.spare_capacity_mut()[..len])?;
     // SAFETY: `run_bytes` returned Ok, so it initialised all `len` bytes.
     unsafe { out.set_len(len) };
-    Ok((plan.output_shape, out))
+    Ok((plan.output_shape.into_vec(), out))
 }
 
 impl Plan {

@@ -62,7 +62,7 @@ pub fn pad<T: Clone + Send + Sync>(
 ) -> Result<(Vec<usize>, Vec<T>)> {
     let plan = Plan::new(shape, spec, size_of::<T>())?;
     let out = plan.run_to_vec(input, &value)?;
-    Ok((plan.output_shape, out))
+    Ok((plan.output_shape.into_vec(), out))
 }
 
 /// Pads into the caller's buffer, which must hold exactly the output; returns the output
@@ -85,7 +85,7 @@ pub fn pad_into<T: Clone + Send + Sync>(
 ) -> Result<Vec<usize>> {
     let plan = Plan::new(shape, spec, size_of::<T>())?;
     plan.run(input, &value, out)?;
-    Ok(plan.output_shape)
+    Ok(plan.output_shape.into_vec())
 }
 
 /// An empty vector with room for `len` elements, failing with [`PadError::Alloc`] instead

@@ -1,9 +1,14 @@
 //! A pad planned for one concrete input shape: per-axis maps after merging untouched axes.
 
+use smallvec::SmallVec;
+
 use crate::axis_map::AxisMap;
 use crate::row::RowProgram;
 use crate::shape::concrete_extent;
 use crate::{AxisPad, PadError, PadSpec, Result};
+
+/// Extents of a shape, held inline up to rank 6: planning a small pad allocates little.
+pub(crate) type Dims = SmallVec<[usize; 6]>;
 
 /// A pad planned for one input shape and element size: validated, with untouched axes
 /// merged, ready to run any number of times.
@@ -16,12 +21,12 @@ use crate::{AxisPad, PadError, PadSpec, Result};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Plan {
-    pub(crate) input_shape: Vec<usize>,
-    pub(crate) output_shape: Vec<usize>,
+    pub(crate) input_shape: Dims,
+    pub(crate) output_shape: Dims,
     /// One map per merged axis.
-    pub(crate) maps: Vec<AxisMap>,
+    pub(crate) maps: SmallVec<[AxisMap; 4]>,
     /// Input and output elements per index of each merged axis.
-    pub(crate) blocks: Vec<(usize, usize)>,
+    pub(crate) blocks: SmallVec<[(usize, usize); 4]>,
     /// What every row of the last merged axis writes, unless its border is long.
     pub(crate) row: Option<RowProgram>,
     /// Input elements in one row of the last merged axis.
@@ -42,10 +47,10 @@ impl Plan {
         let output_shape = concrete_output_shape(shape, &pads, spec)?;
         check_size(&output_shape, element_bytes, spec.max_output_bytes)?;
         let mut plan = Plan {
-            input_shape: shape.to_vec(),
+            input_shape: shape.into(),
             output_shape,
-            maps: Vec::new(),
-            blocks: Vec::new(),
+            maps: SmallVec::new(),
+            blocks: SmallVec::new(),
             row: None,
             in_row: 0,
         };
@@ -98,7 +103,9 @@ impl Plan {
     /// Merges runs of untouched axes into one axis each; a trailing run becomes part of
     /// every copied unit.
     fn merge_axes(&mut self, pads: &[AxisPad], spec: &PadSpec) {
-        let mut groups: Vec<(usize, Option<(usize, AxisPad)>)> = Vec::with_capacity(pads.len());
+        // (merged extent, the padded axis and its pad; none for a run of untouched axes)
+        type Group = (usize, Option<(usize, AxisPad)>);
+        let mut groups: SmallVec<[Group; 6]> = SmallVec::new();
         for (axis, (p, &d)) in pads.iter().zip(&self.input_shape).enumerate() {
             match groups.last_mut() {
                 Some((extent, None)) if p.is_identity() => *extent *= d,
@@ -139,7 +146,7 @@ impl Plan {
 }
 
 /// Checked output shape for known extents.
-fn concrete_output_shape(shape: &[usize], pads: &[AxisPad], spec: &PadSpec) -> Result<Vec<usize>> {
+fn concrete_output_shape(shape: &[usize], pads: &[AxisPad], spec: &PadSpec) -> Result<Dims> {
     shape
         .iter()
         .zip(pads)

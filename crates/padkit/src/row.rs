@@ -4,6 +4,8 @@
 //! Rows are the unit of work of every pad (a conv pad of 256-element rows has 16 384 of
 //! them), so the row loop must not re-walk the axis map per row.
 
+use smallvec::SmallVec;
+
 use crate::axis_map::{AxisMap, Run};
 
 /// Rows whose elements outside the contiguous copy number at most this many take the
@@ -12,6 +14,9 @@ const EDGE_LIMIT: usize = 64;
 
 /// Rows of at most this many output elements are one [`RowWrites::Table`].
 pub(crate) const TINY_ROW: usize = 8;
+
+/// Input positions of row elements, held inline up to 16 (narrow borders).
+pub(crate) type Table = SmallVec<[u32; 16]>;
 
 /// Marks a fill position in a table: never a valid input index.
 pub(crate) const FILL: u32 = u32::MAX;
@@ -30,7 +35,7 @@ pub(crate) struct RowProgram {
 pub(crate) enum RowWrites {
     /// Rows of at most [`TINY_ROW`] elements: the input position every output element
     /// reads, [`FILL`] for the fill value. Kernels unroll it for the row's exact length.
-    Table(Vec<u32>),
+    Table(Table),
     /// Longer rows: a border, a copied body, a border.
     Framed(Framed),
 }
@@ -45,7 +50,7 @@ pub(crate) struct Framed {
     /// other: the input position each element reads, or [`FILL`]. The gap is the right
     /// border then the left border shifted by one input row: counted from the start of
     /// the first row's input, it reads the next row's.
-    tables: Vec<u32>,
+    tables: Table,
     /// Elements in the left border.
     left: usize,
     /// Elements in the right border.
@@ -195,7 +200,7 @@ impl RowProgram {
             len: c.len * unit,
         });
         let len = map.out_len * unit;
-        let mut tables = Vec::with_capacity(2 * outside + TINY_ROW);
+        let mut tables = Table::with_capacity(2 * outside + TINY_ROW);
         push_table(&mut tables, before, unit);
         let left = tables.len();
         if len <= TINY_ROW {
@@ -209,7 +214,9 @@ impl RowProgram {
         }
         push_table(&mut tables, after, unit);
         let right = tables.len() - left;
-        tables.extend_from_within(left..);
+        for k in left..left + right {
+            tables.push(tables[k]);
+        }
         for k in 0..left {
             let shifted = match tables[k] {
                 FILL => FILL,
@@ -234,7 +241,7 @@ impl RowProgram {
 
 /// Appends the input position of each element of consecutive `runs` to `table`,
 /// [`FILL`] for the fill value, in elements of `unit` axis elements each.
-fn push_table(table: &mut Vec<u32>, runs: &[(usize, Run)], unit: usize) {
+fn push_table(table: &mut Table, runs: &[(usize, Run)], unit: usize) {
     for &(_, run) in runs {
         match run {
             Run::Fill { len } => table.resize(table.len() + len * unit, FILL),
@@ -326,12 +333,15 @@ mod tests {
         let p = edges(1, 1);
         let map = AxisMap::new(4, &p, PadMode::Edge, 6);
         let program = RowProgram::new(&map, 1, 4).unwrap();
-        assert_eq!(program.writes, RowWrites::Table(vec![0, 0, 1, 2, 3, 3]));
+        assert_eq!(
+            program.writes,
+            RowWrites::Table([0, 0, 1, 2, 3, 3].into_iter().collect())
+        );
         let map = AxisMap::new(4, &p, PadMode::Constant, 6);
         let program = RowProgram::new(&map, 1, 4).unwrap();
         assert_eq!(
             program.writes,
-            RowWrites::Table(vec![FILL, 0, 1, 2, 3, FILL])
+            RowWrites::Table([FILL, 0, 1, 2, 3, FILL].into_iter().collect())
         );
     }
 
