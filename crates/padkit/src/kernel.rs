@@ -398,9 +398,16 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         let table: &[u32; N] = table
             .try_into()
             .expect("tiny_rows dispatches on the length");
+        let rows = out.as_chunks_mut::<N>().0;
         let in_row = self.plan.in_row;
-        for (r, o) in out.as_chunks_mut::<N>().0.iter_mut().enumerate() {
-            self.gather(o, table, &input[r * in_row..(r + 1) * in_row]);
+        if in_row == 0 {
+            // Rows of fill only: there is no input to read.
+            return rows.iter_mut().for_each(|o| self.gather(o, table, &[]));
+        }
+        // Zipped chunks instead of indexing by row: no bounds check or multiply per row.
+        let inputs = input[..rows.len() * in_row].chunks_exact(in_row);
+        for (o, i) in rows.iter_mut().zip(inputs) {
+            self.gather(o, table, i);
         }
     }
 
