@@ -248,15 +248,23 @@ fn pad_t<T: Datum>(
     } else if len == 0 {
         plan.run_uninit(data, &fill, &mut []).map(drop)
     } else {
-        // SAFETY: the tensor's storage holds `len` elements of `T`, and a `MaybeUninit`
-        // view makes no claim that they are initialised.
-        let slots = unsafe {
-            std::slice::from_raw_parts_mut(
-                out.as_ptr_mut_unchecked::<T>().cast::<MaybeUninit<T>>(),
-                len,
+        // Copy types run as plain bytes, on padkit's byte-width kernel (the one its
+        // benchmarks measure: `memset` fills, block copies of rows).
+        // SAFETY: tract's copy types (bool, integers, floats, complex) have no padding
+        // bytes, so `data` and `fill` are initialised bytes all through. The tensor's
+        // storage holds `len` elements of `T`, and a `MaybeUninit` view of its bytes makes
+        // no claim that they are initialised.
+        let (bytes, value, slots) = unsafe {
+            (
+                std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), size_of_val(data)),
+                std::slice::from_raw_parts((&raw const fill).cast::<u8>(), size_of::<T>()),
+                std::slice::from_raw_parts_mut(
+                    out.as_ptr_mut_unchecked::<T>().cast::<MaybeUninit<u8>>(),
+                    len * size_of::<T>(),
+                ),
             )
         };
-        plan.run_uninit(data, &fill, slots).map(drop)
+        plan.run_bytes(bytes, value, slots).map(drop)
     }
     .map_err(failed)?;
     Ok(out)
