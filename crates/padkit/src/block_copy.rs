@@ -8,29 +8,36 @@
 
 use std::mem::MaybeUninit;
 
+use crate::kernel::CopyRow;
+
 /// Rows longer than this go to `memcpy`, which switches to `rep movsb` above about 2 KiB
 /// here. Measured on crops and pads of 2–16 KiB rows: level at 2 KiB, `memcpy` as fast
 /// or faster from 4 KiB on.
 const MAX_BLOCKED_BYTES: usize = 2048;
 
-/// Copies `src` into `dst` (equal lengths): by 64-byte blocks for rows of 64 to
-/// [`MAX_BLOCKED_BYTES`] bytes, by `memcpy` otherwise.
-pub(crate) fn copy_row<const N: usize>(dst: &mut [MaybeUninit<[u8; N]>], src: &[[u8; N]]) {
-    assert_eq!(dst.len(), src.len(), "row copies have equal lengths");
-    let bytes = size_of_val(src);
-    if !(BLOCK..=MAX_BLOCKED_BYTES).contains(&bytes) {
-        dst.write_copy_of_slice(src);
-        return;
+/// Row copies of plain bytes: by 64-byte blocks for rows of 64 to [`MAX_BLOCKED_BYTES`]
+/// bytes, by `memcpy` otherwise.
+pub(crate) struct BlockCopy;
+
+impl<const N: usize> CopyRow<[u8; N]> for BlockCopy {
+    #[inline]
+    fn copy_row(dst: &mut [MaybeUninit<[u8; N]>], src: &[[u8; N]]) {
+        assert_eq!(dst.len(), src.len(), "row copies have equal lengths");
+        let bytes = size_of_val(src);
+        if !(BLOCK..=MAX_BLOCKED_BYTES).contains(&bytes) {
+            dst.write_copy_of_slice(src);
+            return;
+        }
+        let (d, s) = (dst.as_mut_ptr().cast::<u8>(), src.as_ptr().cast::<u8>());
+        for at in (0..bytes - BLOCK).step_by(BLOCK) {
+            // SAFETY: `at + BLOCK < bytes`, so the block lies inside both slices.
+            unsafe { copy_block(d.add(at), s.add(at)) };
+        }
+        // The last block ends at the row's end, overlapping the one before it (bytes
+        // need no drop, so writing some twice is harmless).
+        // SAFETY: `bytes >= BLOCK`, so the block lies inside both slices.
+        unsafe { copy_block(d.add(bytes - BLOCK), s.add(bytes - BLOCK)) };
     }
-    let (d, s) = (dst.as_mut_ptr().cast::<u8>(), src.as_ptr().cast::<u8>());
-    for at in (0..bytes - BLOCK).step_by(BLOCK) {
-        // SAFETY: `at + BLOCK < bytes`, so the block lies inside both slices.
-        unsafe { copy_block(d.add(at), s.add(at)) };
-    }
-    // The last block ends at the row's end, overlapping the one before it (bytes need no
-    // drop, so writing some twice is harmless).
-    // SAFETY: `bytes >= BLOCK`, so the block lies inside both slices.
-    unsafe { copy_block(d.add(bytes - BLOCK), s.add(bytes - BLOCK)) };
 }
 
 /// Bytes moved by one [`copy_block`].
@@ -92,7 +99,7 @@ mod tests {
         let src = &bytes.as_chunks::<N>().0[..len];
         // Guard elements on both sides must stay untouched.
         let mut out = vec![MaybeUninit::new([0xAA; N]); len + 2];
-        copy_row(&mut out[1..=len], src);
+        BlockCopy::copy_row(&mut out[1..=len], src);
         // SAFETY: every element was initialised at creation.
         let out: Vec<[u8; N]> = out.iter().map(|x| unsafe { x.assume_init() }).collect();
         assert_eq!(&out[1..=len], src, "length {len} elements of {N} bytes");

@@ -3,8 +3,8 @@
 
 use std::mem::MaybeUninit;
 
-use crate::block_copy::copy_row;
-use crate::kernel::{Moves, with_capacity};
+use crate::block_copy::BlockCopy;
+use crate::kernel::{FillRun, fill_each, with_capacity};
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Pads raw little-endian elements of `element_bytes` bytes each (1, 2, 4, 8 or 16) with
@@ -100,20 +100,13 @@ impl Plan {
         let fill: [u8; N] = value
             .try_into()
             .expect("run_bytes dispatches on value.len()");
-        let moves = Moves {
-            copy_row: copy_row::<N>,
-            ..Moves::CLONING
-        };
-        let moves = if fill.iter().all(|&b| b == fill[0]) {
-            Moves {
-                fill: fill_splat::<N>,
-                ..moves
-            }
+        let fill_run: FillRun<[u8; N]> = if fill.iter().all(|&b| b == fill[0]) {
+            fill_splat::<N>
         } else {
-            moves
+            fill_each
         };
         Ok(self
-            .run_moving(elements, &fill, slots, moves)?
+            .run_moving::<_, BlockCopy>(elements, &fill, slots, fill_run)?
             .as_flattened_mut())
     }
 }

@@ -5,6 +5,7 @@
 //! Rows of the last axis follow their [`RowProgram`]. The kernel writes into
 //! uninitialised memory, so a fresh output is never filled first.
 
+use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
@@ -150,26 +151,28 @@ impl Plan {
         value: &T,
         out: &'o mut [MaybeUninit<T>],
     ) -> Result<&'o mut [T]> {
-        self.run_moving(input, value, out, Moves::CLONING)
+        self.run_moving::<T, Cloning>(input, value, out, fill_each)
     }
 
-    /// [`Plan::run_uninit`] with `moves` writing fills of whole blocks and long row
-    /// bodies (single elements and short runs are written directly).
-    pub(crate) fn run_moving<'o, T: Clone + Send + Sync>(
+    /// [`Plan::run_uninit`] with `fill` writing the fill value over runs of whole blocks
+    /// and `C` copying long row bodies (single elements and short runs are written
+    /// directly).
+    pub(crate) fn run_moving<'o, T: Clone + Send + Sync, C: CopyRow<T>>(
         &self,
         input: &[T],
         value: &T,
         out: &'o mut [MaybeUninit<T>],
-        moves: Moves<T>,
+        fill: FillRun<T>,
     ) -> Result<&'o mut [T]> {
         check_len("input data", &self.input_shape, input.len())?;
         check_len("output buffer", &self.output_shape, out.len())?;
         if !out.is_empty() {
-            Writer {
+            Writer::<T, C> {
                 plan: self,
                 input,
                 value,
-                moves,
+                fill,
+                copies: PhantomData,
             }
             .axis(0, 0, out);
         }
@@ -213,31 +216,36 @@ fn check_len(what: &'static str, shape: &[usize], got: usize) -> Result<()> {
     Ok(())
 }
 
-/// How the kernel writes its long runs, on this thread: `fill` writes the fill value over
-/// runs of whole blocks, `copy_row` copies row bodies of more than 16 elements. Any `T`
-/// can use [`Moves::CLONING`]; the byte-width kernel passes `memset` and block copies.
-#[derive(Clone, Copy)]
-pub(crate) struct Moves<T> {
-    pub(crate) fill: fn(&mut [MaybeUninit<T>], &T),
-    pub(crate) copy_row: fn(&mut [MaybeUninit<T>], &[T]),
+/// Writes the fill value over a run of whole blocks, on this thread: [`fill_each`] for
+/// any `T`; the byte-width kernel passes `memset` when it can.
+pub(crate) type FillRun<T> = fn(&mut [MaybeUninit<T>], &T);
+
+/// How the kernel copies row bodies of more than 16 elements, on this thread. A type
+/// rather than a function pointer, so that the copy inlines into the row loop.
+pub(crate) trait CopyRow<T> {
+    /// Writes a copy of `src` into `dst` (equal lengths).
+    fn copy_row(dst: &mut [MaybeUninit<T>], src: &[T]);
 }
 
-impl<T: Clone> Moves<T> {
-    /// Moves by `Clone`, element by element (`memset`/`memcpy` for `Copy` types).
-    pub(crate) const CLONING: Moves<T> = Moves {
-        fill: fill_each,
-        copy_row: copy_each,
-    };
+/// Row copies by `Clone`, for any `T` (`memcpy` for `Copy` types).
+pub(crate) struct Cloning;
+
+impl<T: Clone> CopyRow<T> for Cloning {
+    fn copy_row(dst: &mut [MaybeUninit<T>], src: &[T]) {
+        dst.write_clone_of_slice(src);
+    }
 }
 
-struct Writer<'a, T> {
+struct Writer<'a, T, C> {
     plan: &'a Plan,
     input: &'a [T],
     value: &'a T,
-    moves: Moves<T>,
+    fill: FillRun<T>,
+    /// Copies long row bodies (a type only; `fn() -> C` keeps the writer `Sync`).
+    copies: PhantomData<fn() -> C>,
 }
 
-impl<T: Clone + Send + Sync> Writer<'_, T> {
+impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
     /// Writes the block of merged axis `ax` whose input starts at `in_off` into `out`.
     fn axis(&self, ax: usize, in_off: usize, out: &mut [MaybeUninit<T>]) {
         let last = ax + 1 == self.plan.maps.len();
@@ -346,7 +354,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
             let between = &mut between[..gap.len()];
             // The gap reads this row's input and the next one's.
             let i = &input[r * in_row..(r + 2) * in_row];
-            copy_with(body, &i[src..src + b], self.moves.copy_row);
+            copy_with(body, &i[src..src + b], C::copy_row);
             match &f.gap_writes {
                 GapWrites::Fill => fill_serial(between, self.value),
                 GapWrites::Table => self.gather(between, gap, i),
@@ -359,7 +367,7 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         }
         let (body, right) = out[last * len + l..].split_at_mut(b);
         let i = &input[last * in_row..(last + 1) * in_row];
-        copy_with(body, &i[src..src + b], self.moves.copy_row);
+        copy_with(body, &i[src..src + b], C::copy_row);
         self.gather(right, f.right(), i);
     }
 
@@ -416,8 +424,8 @@ impl<T: Clone + Send + Sync> Writer<'_, T> {
         match parallel_chunk::<T>(dst.len()) {
             Some(chunk) => dst
                 .par_chunks_mut(chunk)
-                .for_each(|d| (self.moves.fill)(d, self.value)),
-            None => (self.moves.fill)(dst, self.value),
+                .for_each(|d| (self.fill)(d, self.value)),
+            None => (self.fill)(dst, self.value),
         }
     }
 }
@@ -450,7 +458,7 @@ fn copy<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], src: &[T]) {
 /// tiny rows, reflect and edge borders).
 #[inline]
 fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    copy_with(dst, src, copy_each)
+    copy_with(dst, src, Cloning::copy_row)
 }
 
 /// `copy_serial` with runs of more than 16 elements written by `long`.
@@ -535,14 +543,9 @@ fn fill_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], value: &T) {
     }
 }
 
-/// A clone of `value` into every element: the fill of [`Moves::CLONING`].
-fn fill_each<T: Clone>(dst: &mut [MaybeUninit<T>], value: &T) {
+/// The default [`FillRun`]: a clone of `value` into every element.
+pub(crate) fn fill_each<T: Clone>(dst: &mut [MaybeUninit<T>], value: &T) {
     dst.iter_mut().for_each(|x| _ = x.write(value.clone()));
-}
-
-/// A clone of each element of `src`: the row copy of [`Moves::CLONING`].
-fn copy_each<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    dst.write_clone_of_slice(src);
 }
 
 /// Copies `out[from..from+len]` to `out[to..to+len]`. The source lies inside the center
