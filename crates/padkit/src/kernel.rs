@@ -354,7 +354,7 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
             let between = &mut between[..gap.len()];
             // The gap reads this row's input and the next one's.
             let i = &input[r * in_row..(r + 2) * in_row];
-            copy_with(body, &i[src..src + b], C::copy_row);
+            copy_with::<T, C>(body, &i[src..src + b]);
             match &f.gap_writes {
                 GapWrites::Fill => fill_serial(between, self.value),
                 GapWrites::Table => self.gather(between, gap, i),
@@ -367,7 +367,7 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
         }
         let (body, right) = out[last * len + l..].split_at_mut(b);
         let i = &input[last * in_row..(last + 1) * in_row];
-        copy_with(body, &i[src..src + b], C::copy_row);
+        copy_with::<T, C>(body, &i[src..src + b]);
         self.gather(right, f.right(), i);
     }
 
@@ -454,24 +454,20 @@ fn copy<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     }
 }
 
-/// Writes a clone of `src` into `dst` on this thread (short runs inlined: row bodies of
-/// tiny rows, reflect and edge borders).
+/// Writes a clone of `src` into `dst` on this thread (short runs inlined: forward
+/// stretches of border gaps).
 #[inline]
 fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    copy_with(dst, src, Cloning::copy_row)
+    copy_with::<T, Cloning>(dst, src)
 }
 
-/// `copy_serial` with runs of more than 16 elements written by `long`.
+/// `copy_serial` with runs of more than 16 elements written by `C`.
 #[inline(always)]
-fn copy_with<T: Clone>(
-    dst: &mut [MaybeUninit<T>],
-    src: &[T],
-    long: fn(&mut [MaybeUninit<T>], &[T]),
-) {
+fn copy_with<T: Clone, C: CopyRow<T>>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     by_short_len!(
         dst.len(),
         N => copy_fixed::<T, N>(dst, src),
-        _ => long(dst, src)
+        _ => C::copy_row(dst, src)
     )
 }
 
@@ -503,19 +499,18 @@ fn as_arrays<'d, 's, T, const N: usize>(
 fn reverse_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     by_short_len!(
         dst.len(),
-        N => reverse_fixed::<T, N>(dst, src),
-        _ => {
-            for (d, s) in dst.iter_mut().zip(src.iter().rev()) {
-                d.write(s.clone());
-            }
-        }
+        N => {
+            let (dst, src) = as_arrays::<T, N>(dst, src);
+            write_reversed(dst, src)
+        },
+        _ => write_reversed(dst, src)
     )
 }
 
-/// `reverse_serial` for a length known at compile time.
+/// `dst[k] = src[len - 1 - k]`: inlined, so that a length known at the call site (an
+/// array's) unrolls and vectorises.
 #[inline(always)]
-fn reverse_fixed<T: Clone, const N: usize>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    let (dst, src) = as_arrays::<T, N>(dst, src);
+fn write_reversed<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     for (d, s) in dst.iter_mut().zip(src.iter().rev()) {
         d.write(s.clone());
     }
