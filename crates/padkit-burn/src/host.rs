@@ -71,7 +71,12 @@ pub(crate) fn adjoint_data(
         spec: &PadSpec,
     ) -> Result<TensorData, PadError>
     where
-        T: burn::tensor::Element + Copy + Default + std::ops::AddAssign + Send + Sync,
+        T: burn::tensor::Element
+            + padkit::bytemuck::Pod
+            + Default
+            + std::ops::AddAssign
+            + Send
+            + Sync,
     {
         let g = grad
             .as_mut_slice::<T>()

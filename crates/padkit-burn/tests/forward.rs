@@ -2,13 +2,10 @@
 //! core's naive reference (shared with padkit's tests, not copied).
 #![allow(deprecated)] // Device::ndarray: NdArray is deprecated in Burn 0.22, still served
 
-#[path = "../../padkit/tests/common/mod.rs"]
-mod common;
-
 use burn::tensor::{Bool, DType, Device, Int, Tensor, TensorData};
-use common::{Mode, class_of, reference};
 use padkit::{PadMode, PadSpec};
 use padkit_burn::{Fill, pad_composed, pad_with};
+use padkit_testkit::{ErrClass, class_of};
 use proptest::prelude::*;
 
 /// Cases stay small: at most 20 × 20 × 20 outputs.
@@ -48,27 +45,25 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-fn want<T: Clone>(c: &Case, data: &[T], fill: T) -> Result<(Vec<usize>, Vec<T>), common::ErrClass> {
+fn want<T: Clone>(c: &Case, data: &[T], fill: T) -> Result<(Vec<usize>, Vec<T>), ErrClass> {
     let s = &c.spec;
-    reference(
-        data,
-        &c.shape,
-        &s.pads,
-        s.axes.as_deref(),
-        s.interior.as_deref(),
-        Mode::of(s.mode),
-        fill,
-        usize::MAX,
-    )
+    let reference = padkit_testkit::Case {
+        shape: c.shape.to_vec(),
+        pads: s.pads.clone(),
+        axes: s.axes.clone(),
+        interior: s.interior.clone(),
+        mode: s.mode,
+    };
+    reference.reference(data, fill, usize::MAX)
 }
 
 fn compare<T: PartialEq + std::fmt::Debug>(
     got: Result<(Vec<usize>, Vec<T>), padkit::PadError>,
-    want: Result<(Vec<usize>, Vec<T>), common::ErrClass>,
+    want: Result<(Vec<usize>, Vec<T>), ErrClass>,
 ) -> Result<(), TestCaseError> {
     match (got, want) {
         (Ok(g), Ok(w)) => prop_assert_eq!(g, w),
-        (Err(g), Err(w)) => prop_assert_eq!(class_of(&g), w, "{}", g),
+        (Err(g), Err(w)) => prop_assert_eq!(class_of(&g), Some(w), "{}", g),
         (g, w) => prop_assert!(false, "got {:?}, want {:?}", g.map(|x| x.0), w.map(|x| x.0)),
     }
     Ok(())

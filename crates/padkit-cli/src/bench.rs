@@ -4,12 +4,12 @@
 
 use std::time::Instant;
 
+use crate::model::{Feed, PadModel};
 use anyhow::Result;
 use burn::tensor::kind::Numeric;
 use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData, ops::PadMode as BurnMode};
-use padkit::workload::{self, Workload};
 use padkit::{DType, Data, PadMode, Tensor};
-use padkit_tract::model::{Feed, PadModel};
+use padkit_workloads::{self as workload, Workload};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -285,7 +285,7 @@ fn jobs(w: &Workload, x: &Tensor) -> Result<Vec<(String, Job)>> {
     if let Some(g) = Rows::of(w, width) {
         jobs.push(("row-loop".into(), row_loop_job(g, x)));
     }
-    let tx = padkit_tract::proto::to_tract(x)?.into_arc_tensor();
+    let tx = crate::tract_engine::to_tract(x)?.into_arc_tensor();
     let opset = opset_for(&w.spec);
     let mut m = PadModel::new(
         opset,

@@ -1,5 +1,5 @@
-//! The `burn` engine: a graph's Pad node through padkit-burn on Burn's Flex backend, for
-//! the element types Burn holds.
+//! The `burn` engine: the Pad nodes of a Pad graph through padkit-burn on Burn's Flex
+//! backend, for the element types Burn holds.
 
 use anyhow::{Context, Result, bail};
 use burn::tensor::{
@@ -9,7 +9,7 @@ use padkit::half::{bf16, f16};
 use padkit::{DType, Data, PadError, PadSpec, Tensor};
 use padkit_burn::{Fill, pad_with};
 
-use crate::engine::{Outcome, PadCall};
+use crate::graph::{PadCall, PadResult};
 
 /// Burn's type for an ONNX type, when Burn has one.
 fn burn_type(dtype: DType) -> Option<BurnType> {
@@ -87,15 +87,11 @@ fn pad_rank<const D: usize>(
     })
 }
 
-pub fn run(call: &PadCall) -> Result<Outcome> {
+/// Runs one Pad node on Flex; `max_output_bytes` bounds its output.
+pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
     let dtype = call.x.dtype();
-    let Some(burn) = burn_type(dtype) else {
-        return Ok(Outcome::Unsupported(format!(
-            "Burn has no element type {dtype}"
-        )));
-    };
-    let Data::Bytes(bytes) = call.x.data() else {
-        return Ok(Outcome::Unsupported(format!(
+    let (Some(burn), Data::Bytes(bytes)) = (burn_type(dtype), call.x.data()) else {
+        return Ok(PadResult::Unsupported(format!(
             "Burn has no element type {dtype}"
         )));
     };
@@ -105,25 +101,26 @@ pub fn run(call: &PadCall) -> Result<Outcome> {
         .map(fill_of)
         .transpose()?
         .unwrap_or_default();
+    let spec = call.spec.clone().with_max_output_bytes(max_output_bytes);
     let data = TensorData::from_bytes_vec(bytes.clone(), call.x.shape().to_vec(), burn);
     let out = match call.x.shape().len() {
-        1 => pad_rank::<1>(data, &call.spec, fill),
-        2 => pad_rank::<2>(data, &call.spec, fill),
-        3 => pad_rank::<3>(data, &call.spec, fill),
-        4 => pad_rank::<4>(data, &call.spec, fill),
-        5 => pad_rank::<5>(data, &call.spec, fill),
-        6 => pad_rank::<6>(data, &call.spec, fill),
+        1 => pad_rank::<1>(data, &spec, fill),
+        2 => pad_rank::<2>(data, &spec, fill),
+        3 => pad_rank::<3>(data, &spec, fill),
+        4 => pad_rank::<4>(data, &spec, fill),
+        5 => pad_rank::<5>(data, &spec, fill),
+        6 => pad_rank::<6>(data, &spec, fill),
         r => {
-            return Ok(Outcome::Unsupported(format!(
+            return Ok(PadResult::Unsupported(format!(
                 "rank {r}: the burn engine handles ranks 1 to 6"
             )));
         }
     }
-    .with_context(|| format!("Pad node {:?}", call.node))?;
+    .with_context(|| call.node.clone())?;
     let y = Tensor::new(
         dtype,
         out.shape().to_vec(),
         Data::Bytes(out.as_bytes().to_vec()),
     )?;
-    Ok(Outcome::Ran(vec![(call.output.clone(), y)]))
+    Ok(PadResult::Ran(y))
 }

@@ -1,20 +1,12 @@
 //! `padkit`: the built-in self-check (no arguments), `run`, and `conformance`.
 
-mod bench;
-mod burn_engine;
-mod conformance;
-mod engine;
-mod report;
-mod run;
-mod selfcheck;
-mod verdict;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-use crate::engine::Engine;
+use padkit_cli::engine::Engine;
+use padkit_cli::report::Tolerance;
+use padkit_cli::{bench, conformance, isolate, limits, run, selfcheck, verdict};
 
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
 #[derive(Parser)]
@@ -39,9 +31,12 @@ enum Command {
         /// Feed DIR/input_K.pb to the K-th graph input (the ONNX backend-test layout).
         #[arg(long)]
         data_set: Option<PathBuf>,
-        /// Write each output to DIR/NAME.pb.
+        /// Write each output to DIR/NAME.pb (NAME escaped to stay inside DIR).
         #[arg(long)]
         output_dir: Option<PathBuf>,
+        /// Refuse outputs larger than this many bytes (default: the memory available).
+        #[arg(long)]
+        max_output_bytes: Option<u64>,
     },
     /// Time the workloads W1–W8 for every implementation against a memcpy floor.
     Bench {
@@ -63,6 +58,15 @@ enum Command {
         /// Directories to search for cases (folders with model.onnx).
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+        /// Relative tolerance for float outputs of whole models (Pad graphs compare exactly).
+        #[arg(long, default_value_t = Tolerance::ONNX_BACKEND.rtol)]
+        rtol: f64,
+        /// Absolute tolerance for float outputs of whole models.
+        #[arg(long, default_value_t = Tolerance::ONNX_BACKEND.atol)]
+        atol: f64,
+        /// Refuse outputs larger than this many bytes (default: the memory available).
+        #[arg(long)]
+        max_output_bytes: Option<u64>,
     },
 }
 
@@ -78,7 +82,9 @@ fn engines(choice: &str) -> anyhow::Result<Vec<Engine>> {
 }
 
 fn main() -> ExitCode {
+    isolate::install_hook();
     let cli = Cli::parse();
+    let limit = |given: Option<u64>| given.unwrap_or_else(limits::default_max_output_bytes);
     let result = match cli.command {
         None => {
             let tally = selfcheck::run(&Engine::ALL);
@@ -87,22 +93,36 @@ fn main() -> ExitCode {
         Some(Command::Bench { quick, json, only }) => {
             bench::run(quick, json, only.as_deref()).map(|()| ExitCode::SUCCESS)
         }
-        Some(Command::Conformance { engine, dirs }) => engines(&engine)
-            .and_then(|e| conformance::run(&dirs, &e))
-            .map(|t| summary(&t)),
+        Some(Command::Conformance {
+            engine,
+            dirs,
+            rtol,
+            atol,
+            max_output_bytes,
+        }) => {
+            let settings = conformance::Settings {
+                tolerance: Tolerance { rtol, atol },
+                max_output_bytes: limit(max_output_bytes),
+            };
+            engines(&engine)
+                .and_then(|e| conformance::run(&dirs, &e, settings))
+                .map(|t| summary(&t))
+        }
         Some(Command::Run {
             model,
             engine,
             inputs,
             data_set,
             output_dir,
-        }) => run::run(
-            &model,
+            max_output_bytes,
+        }) => run::run(&run::Request {
+            model: &model,
             engine,
-            &inputs,
-            data_set.as_deref(),
-            output_dir.as_deref(),
-        )
+            inputs: &inputs,
+            data_set: data_set.as_deref(),
+            output_dir: output_dir.as_deref(),
+            max_output_bytes: limit(max_output_bytes),
+        })
         .map(|()| ExitCode::SUCCESS),
     };
     result.unwrap_or_else(|e| {

@@ -1,9 +1,42 @@
-//! Comparing outputs exactly (pad copies values: bit-exact, NaN-aware) and printing them.
+//! Comparing outputs (exactly, or within a tolerance for whole models) and showing a few
+//! of their elements, without ever formatting a whole tensor.
 
-use padkit::{Data, Tensor};
+use padkit::half::{bf16, f16};
+use padkit::{DType, Data, Tensor};
 
-/// `None` when equal; otherwise where and how they first differ.
-pub fn first_difference(got: &Tensor, want: &Tensor) -> Option<String> {
+/// How close a float must be to the expected value: `|got − want| ≤ atol + rtol·|want|`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerance {
+    /// Relative tolerance.
+    pub rtol: f64,
+    /// Absolute tolerance.
+    pub atol: f64,
+}
+
+impl Tolerance {
+    /// What the ONNX backend tests allow for whole models.
+    pub const ONNX_BACKEND: Tolerance = Tolerance {
+        rtol: 1e-3,
+        atol: 1e-7,
+    };
+}
+
+/// `None` when `got` matches `want` (bit-exact, NaN-aware, or within `tolerance` for
+/// float types when one is given); otherwise where and how they first differ.
+///
+/// ```
+/// use padkit::Tensor;
+/// use padkit_cli::report::{first_difference, Tolerance};
+/// let a = Tensor::from_slice(&[2], &[1.0f32, 2.0]).unwrap();
+/// let b = Tensor::from_slice(&[2], &[1.0f32, 2.0001]).unwrap();
+/// assert!(first_difference(&a, &b, None).unwrap().contains("index 1"));
+/// assert_eq!(first_difference(&a, &b, Some(Tolerance::ONNX_BACKEND)), None);
+/// ```
+pub fn first_difference(
+    got: &Tensor,
+    want: &Tensor,
+    tolerance: Option<Tolerance>,
+) -> Option<String> {
     if got.dtype() != want.dtype() {
         return Some(format!(
             "type {} but expected {}",
@@ -18,34 +51,105 @@ pub fn first_difference(got: &Tensor, want: &Tensor) -> Option<String> {
             want.shape()
         ));
     }
-    let (g, w) = (elements(got), elements(want));
-    g.iter().zip(&w).position(|(a, b)| a != b).map(|i| {
-        format!(
-            "first difference at index {i}: got {}, expected {}",
-            g[i], w[i]
-        )
-    })
-}
-
-/// Each element as text (bytes in hex for the fixed-size types: exact, NaN-aware).
-pub fn elements(t: &Tensor) -> Vec<String> {
-    match (t.data(), t.unpacked_codes()) {
-        (_, Some(codes)) => codes.iter().map(|c| format!("{c:#x}")).collect(),
-        (Data::Strings(s), _) => s.iter().map(|x| format!("{x:?}")).collect(),
-        (Data::Bytes(b), _) => match t.dtype().layout() {
-            padkit::Layout::Bytes(width) => b.chunks(width).map(|c| display(t, c)).collect(),
-            _ => vec![],
+    let width = element_width(got);
+    let at = match (got.data(), want.data()) {
+        (Data::Strings(g), Data::Strings(w)) => g.iter().zip(w).position(|(a, b)| a != b),
+        (Data::Bytes(g), Data::Bytes(w)) => match (tolerance, float_reader(got.dtype())) {
+            (Some(t), Some(read)) => {
+                g.chunks_exact(width)
+                    .zip(w.chunks_exact(width))
+                    .position(|(a, b)| {
+                        let (a, b) = (read(a), read(b));
+                        !((a - b).abs() <= t.atol + t.rtol * b.abs()
+                            || (a.is_nan() && b.is_nan())
+                            || a == b)
+                    })
+            }
+            _ if got.unpacked_codes().is_some() => got
+                .unpacked_codes()
+                .zip(want.unpacked_codes())
+                .and_then(|(a, b)| a.iter().zip(&b).position(|(x, y)| x != y)),
+            _ => g
+                .chunks_exact(width)
+                .zip(w.chunks_exact(width))
+                .position(|(a, b)| a != b),
         },
+        _ => Some(0),
+    }?;
+    Some(format!(
+        "first difference at index {at}: got {}, expected {}",
+        element(got, at),
+        element(want, at)
+    ))
+}
+
+/// The first `n` elements of `t` as text, with `, …` when there are more.
+///
+/// ```
+/// let t = padkit::Tensor::from_slice(&[3], &[1i32, 2, 3]).unwrap();
+/// assert_eq!(padkit_cli::report::head(&t, 2), "1, 2, …");
+/// ```
+pub fn head(t: &Tensor, n: usize) -> String {
+    let shown: Vec<String> = (0..t.len().min(n)).map(|i| element(t, i)).collect();
+    let more = if t.len() > n { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// Element `i` of `t` as text: numbers in decimal (exact, NaN-aware), other fixed-size
+/// types as hex bytes, packed codes in hex, strings quoted.
+pub fn element(t: &Tensor, i: usize) -> String {
+    if let Some(codes) = t.unpacked_codes() {
+        return codes.get(i).map_or_else(String::new, |c| format!("{c:#x}"));
+    }
+    match t.data() {
+        Data::Strings(s) => s.get(i).map_or_else(String::new, |x| format!("{x:?}")),
+        Data::Bytes(b) => {
+            let w = element_width(t);
+            let Some(c) = b.get(i * w..(i + 1) * w) else {
+                return String::new();
+            };
+            match (t.dtype(), float_reader(t.dtype())) {
+                (
+                    DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16,
+                    Some(read),
+                ) => read(c).to_string(),
+                (DType::Int8, _) => (c[0] as i8).to_string(),
+                (DType::UInt8, _) => c[0].to_string(),
+                (DType::Bool, _) => (c[0] != 0).to_string(),
+                (DType::Int16, _) => i16::from_le_bytes([c[0], c[1]]).to_string(),
+                (DType::UInt16, _) => u16::from_le_bytes([c[0], c[1]]).to_string(),
+                (DType::Int32, _) => {
+                    i32::from_le_bytes(c.try_into().unwrap_or_default()).to_string()
+                }
+                (DType::UInt32, _) => {
+                    u32::from_le_bytes(c.try_into().unwrap_or_default()).to_string()
+                }
+                (DType::Int64, _) => {
+                    i64::from_le_bytes(c.try_into().unwrap_or_default()).to_string()
+                }
+                (DType::UInt64, _) => {
+                    u64::from_le_bytes(c.try_into().unwrap_or_default()).to_string()
+                }
+                _ => c.iter().rev().map(|b| format!("{b:02x}")).collect(),
+            }
+        }
     }
 }
 
-fn display(t: &Tensor, c: &[u8]) -> String {
-    use padkit::DType::*;
-    match (t.dtype(), c.len()) {
-        (Float32, 4) => f32::from_le_bytes(c.try_into().unwrap_or([0; 4])).to_string(),
-        (Int32, 4) => i32::from_le_bytes(c.try_into().unwrap_or([0; 4])).to_string(),
-        (Float64, 8) => f64::from_le_bytes(c.try_into().unwrap_or([0; 8])).to_string(),
-        (Int64, 8) => i64::from_le_bytes(c.try_into().unwrap_or([0; 8])).to_string(),
-        _ => c.iter().rev().map(|b| format!("{b:02x}")).collect(),
+fn element_width(t: &Tensor) -> usize {
+    match t.dtype().layout() {
+        padkit::Layout::Bytes(w) => w,
+        _ => 1,
     }
+}
+
+/// Reads one element of a float type as f64.
+fn float_reader(dtype: DType) -> Option<fn(&[u8]) -> f64> {
+    Some(match dtype {
+        DType::Float32 => |c| f64::from(f32::from_le_bytes(c.try_into().unwrap_or_default())),
+        DType::Float64 => |c| f64::from_le_bytes(c.try_into().unwrap_or_default()),
+        DType::Float16 => |c| f64::from(f16::from_le_bytes(c.try_into().unwrap_or_default())),
+        DType::BFloat16 => |c| f64::from(bf16::from_le_bytes(c.try_into().unwrap_or_default())),
+        _ => return None,
+    })
 }

@@ -1,32 +1,62 @@
-//! `padkit run`: one model, inputs from .pb files, outputs printed and written.
+//! `padkit run`: one model, inputs from `.pb` or `.npy` files, outputs printed (a few
+//! elements each) and written.
 
+use std::collections::HashSet;
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
-use padkit::Tensor;
+use padkit::{Data, Tensor};
+use prost::Message;
+use tract_onnx::pb::TensorProto;
 
-use crate::conformance::{numbered, read_model, read_tensor};
-use crate::engine::{self, Engine, Outcome};
-use crate::report::elements;
+use crate::conformance::{numbered, read_model};
+use crate::engine::{self, Engine};
+use crate::graph::{Outcome, graph_inputs};
+use crate::names::{file_name, printable};
+use crate::npy::read_npy;
+use crate::proto::{decode_tensor, tensor_to_proto};
+use crate::report::head;
 
-pub fn run(
-    model_path: &Path,
-    engine: Engine,
-    inputs: &[String],
-    data_set: Option<&Path>,
-    output_dir: Option<&Path>,
-) -> Result<()> {
-    let model = read_model(model_path)?;
-    let names = engine::graph_inputs(&model)?;
-    let mut feeds = match data_set {
+/// What `padkit run` was asked to do.
+pub struct Request<'a> {
+    /// The model file.
+    pub model: &'a Path,
+    /// The engine.
+    pub engine: Engine,
+    /// `NAME=FILE` inputs.
+    pub inputs: &'a [String],
+    /// A data set directory (`input_K.pb`).
+    pub data_set: Option<&'a Path>,
+    /// Where to write the outputs.
+    pub output_dir: Option<&'a Path>,
+    /// The largest output accepted.
+    pub max_output_bytes: u64,
+}
+
+/// Runs the request: prints each output's name, type, shape and first elements, and
+/// writes it to `OUTPUT_DIR/NAME.pb` (the name escaped so that it stays in the directory).
+pub fn run(r: &Request) -> Result<()> {
+    let model = read_model(r.model)?;
+    let names = graph_inputs(&model)?;
+    let mut feeds: Vec<Option<Tensor>> = match r.data_set {
         Some(dir) => numbered(dir, "input")?.into_iter().map(Some).collect(),
         None => vec![None; names.len()],
     };
-    feeds.resize(names.len().max(feeds.len()), None);
-    for spec in inputs {
+    ensure!(
+        feeds.len() <= names.len(),
+        "the data set holds {} inputs but the model has {} ({})",
+        feeds.len(),
+        names.len(),
+        names.join(", ")
+    );
+    feeds.resize(names.len(), None);
+    let mut seen = HashSet::new();
+    for spec in r.inputs {
         let (name, file) = spec
             .split_once('=')
             .with_context(|| format!("--input {spec:?} is not NAME=FILE"))?;
+        ensure!(seen.insert(name), "--input {name:?} is given twice");
         let ix = names.iter().position(|n| n == name).with_context(|| {
             format!(
                 "the model has no graph input {name:?} (inputs: {})",
@@ -35,13 +65,6 @@ pub fn run(
         })?;
         feeds[ix] = Some(read_input(Path::new(file))?);
     }
-    ensure!(
-        feeds.len() == names.len(),
-        "{} inputs given but the model has {} ({})",
-        feeds.len(),
-        names.len(),
-        names.join(", ")
-    );
     let feeds = feeds
         .into_iter()
         .zip(&names)
@@ -51,74 +74,72 @@ pub fn run(
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let outs = match engine::run(engine, &model, Some(model_path), &feeds)? {
+    let outs = match engine::run(r.engine, &model, &feeds, r.max_output_bytes)? {
         Outcome::Ran(outs) => outs,
-        Outcome::Unsupported(why) => bail!("engine {} cannot run this model: {why}", engine.name()),
+        Outcome::Unsupported(why) => {
+            bail!("engine {} cannot run this model: {why}", r.engine.name())
+        }
     };
+    drop(feeds);
+    if let Some(dir) = r.output_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     for (name, t) in &outs {
-        let values = elements(t);
-        let shown = values
-            .iter()
-            .take(8)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ");
-        let more = if values.len() > 8 { ", …" } else { "" };
-        println!("{name}: {} {:?} [{shown}{more}]", t.dtype(), t.shape());
-        if let Some(dir) = output_dir {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let path = dir.join(format!("{name}.pb"));
-            let bytes =
-                prost::Message::encode_to_vec(&padkit_tract::proto::tensor_to_proto(t, name));
-            std::fs::write(&path, bytes)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+        println!(
+            "{}: {} {:?} [{}]",
+            printable(name),
+            t.dtype(),
+            t.shape(),
+            head(t, 8)
+        );
+        if let Some(dir) = r.output_dir {
+            write_output(dir, name, t)?;
         }
     }
     Ok(())
 }
 
+/// Writes `t` as a `TensorProto` to `dir/NAME.pb`, without copying its data and without
+/// following a symbolic link at that path.
+fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
+    let path = dir.join(format!("{}.pb", file_name(name)));
+    let header = TensorProto {
+        data_type: t.dtype().onnx_code(),
+        dims: t.shape().iter().map(|&d| d as i64).collect(),
+        name: name.to_string(),
+        ..TensorProto::default()
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    let mut file = options
+        .open(&path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let written = (|| -> std::io::Result<()> {
+        match t.data() {
+            Data::Strings(_) => file.write_all(&tensor_to_proto(t, name).encode_to_vec()),
+            Data::Bytes(b) => {
+                // The header's fields, then `raw_data` (field 9, length-delimited):
+                // protobuf fields may come in any order.
+                file.write_all(&header.encode_to_vec())?;
+                let mut prefix = vec![(9 << 3) | 2];
+                prost::encoding::encode_varint(b.len() as u64, &mut prefix);
+                file.write_all(&prefix)?;
+                file.write_all(b)
+            }
+        }
+    })();
+    written.with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// A `.npy` file, or else a serialized `TensorProto`.
 fn read_input(path: &Path) -> Result<Tensor> {
-    if path.extension().is_none_or(|e| e != "npy") {
-        return read_tensor(path);
-    }
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let npy = npyz::NpyFile::new(&bytes[..])
-        .with_context(|| format!("{} is not a .npy file", path.display()))?;
-    let shape: Vec<usize> = npy.shape().iter().map(|&d| d as usize).collect();
-    let npyz::DType::Plain(type_str) = npy.dtype() else {
-        bail!(
-            "{}: structured and array numpy types are not supported",
-            path.display()
-        );
-    };
-    let descr = type_str.to_string();
-    let bad = |e: std::io::Error| anyhow::anyhow!("{}: {e}", path.display());
-    let t = match descr.trim_start_matches(['<', '>', '|', '=']) {
-        "f4" => Tensor::from_slice(&shape, &npy.into_vec::<f32>().map_err(bad)?),
-        "f8" => Tensor::from_slice(&shape, &npy.into_vec::<f64>().map_err(bad)?),
-        "i1" => Tensor::from_slice(&shape, &npy.into_vec::<i8>().map_err(bad)?),
-        "i2" => Tensor::from_slice(&shape, &npy.into_vec::<i16>().map_err(bad)?),
-        "i4" => Tensor::from_slice(&shape, &npy.into_vec::<i32>().map_err(bad)?),
-        "i8" => Tensor::from_slice(&shape, &npy.into_vec::<i64>().map_err(bad)?),
-        "u1" => Tensor::from_slice(&shape, &npy.into_vec::<u8>().map_err(bad)?),
-        "u2" => Tensor::from_slice(&shape, &npy.into_vec::<u16>().map_err(bad)?),
-        "u4" => Tensor::from_slice(&shape, &npy.into_vec::<u32>().map_err(bad)?),
-        "u8" => Tensor::from_slice(&shape, &npy.into_vec::<u64>().map_err(bad)?),
-        "b1" => {
-            let v: Vec<u8> = npy
-                .into_vec::<bool>()
-                .map_err(bad)?
-                .into_iter()
-                .map(u8::from)
-                .collect();
-            Tensor::new(padkit::DType::Bool, shape, padkit::Data::Bytes(v))
-        }
-        other => bail!(
-            "{}: numpy type {other:?} is not supported (use a .pb)",
-            path.display()
-        ),
-    };
-    Ok(t?)
+    let origin = path.display().to_string();
+    if path.extension().is_some_and(|e| e == "npy") {
+        read_npy(&bytes, &origin)
+    } else {
+        decode_tensor(&bytes, &origin)
+    }
 }

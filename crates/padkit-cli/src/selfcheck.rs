@@ -2,14 +2,11 @@
 //! representative types and the corners, through every engine, each compared with the
 //! naive reference (the same independent oracle padkit's own tests use).
 
-#[path = "../../padkit/tests/common/mod.rs"]
-#[allow(clippy::all)]
-mod reference;
-
 use padkit::{DType, Data, Layout, PadMode, Tensor};
-use padkit_tract::model::{Feed, PadModel};
+use padkit_testkit::Case as Reference;
 
 use crate::engine::{self, Engine};
+use crate::model::{Feed, PadModel};
 use crate::verdict::{Tally, Verdict, judge};
 
 /// The types each Pad version introduced or is checked with here.
@@ -105,25 +102,22 @@ impl Case {
 
     fn expected(&self) -> Result<Tensor, String> {
         let m = &self.model;
-        let mode = reference::Mode::of(
-            m.mode
-                .as_deref()
-                .unwrap_or("constant")
-                .parse()
-                .unwrap_or_default(),
-        );
-        let axes = m.axes.as_ref().map(|a| a.0.as_slice());
-        let (shape, out) = reference::reference(
-            &self.elems,
-            m.data.shape(),
-            &m.pads.0,
-            axes,
-            None,
+        let mode = m
+            .mode
+            .as_deref()
+            .unwrap_or("constant")
+            .parse()
+            .unwrap_or_default();
+        let reference = Reference {
+            shape: m.data.shape().to_vec(),
+            pads: m.pads.0.clone(),
+            axes: m.axes.as_ref().map(|a| a.0.clone()),
+            interior: None,
             mode,
-            self.fill.clone(),
-            1 << 24,
-        )
-        .map_err(|e| format!("{e:?}"))?;
+        };
+        let (shape, out) = reference
+            .reference(&self.elems, self.fill.clone(), 1 << 24)
+            .map_err(|e| format!("{e:?}"))?;
         Ok(tensor(m.data.dtype(), &shape, &out))
     }
 }
@@ -204,9 +198,9 @@ pub fn run(engines: &[Engine]) -> Tally {
         let cells: Vec<String> = engines
             .iter()
             .map(|&e| {
-                let run = engine::run(e, &proto, None, &case.model.inputs());
+                let run = engine::run(e, &proto, &case.model.inputs(), u64::MAX);
                 let verdict = match &want {
-                    Ok(w) => judge(run, std::slice::from_ref(w)),
+                    Ok(w) => judge(run, std::slice::from_ref(w), None),
                     Err(e) => Verdict::Fail(format!("reference refused ({e})")),
                 };
                 tally.record(&verdict);

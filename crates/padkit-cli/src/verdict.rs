@@ -3,25 +3,33 @@
 use anyhow::Result;
 use padkit::Tensor;
 
-use crate::engine::Outcome;
-use crate::report::first_difference;
+use crate::graph::Outcome;
+use crate::names::printable;
+use crate::report::{Tolerance, first_difference};
 
 /// What became of one case on one engine.
 pub enum Verdict {
+    /// Every output matched.
     Pass,
+    /// Something differed or failed, and what.
     Fail(String),
+    /// The engine cannot hold the case, and why.
     Skip(String),
 }
 
 /// Counts of verdicts.
 #[derive(Debug, Default)]
 pub struct Tally {
+    /// Cases that passed.
     pub passed: usize,
+    /// Cases that failed.
     pub failed: usize,
+    /// Cases an engine could not hold.
     pub skipped: usize,
 }
 
 impl Tally {
+    /// Counts one verdict.
     pub fn record(&mut self, v: &Verdict) {
         match v {
             Verdict::Pass => self.passed += 1,
@@ -31,8 +39,9 @@ impl Tally {
     }
 }
 
-/// Compares every output exactly with `expected` (bit-exact, NaN-aware).
-pub fn judge(run: Result<Outcome>, expected: &[Tensor]) -> Verdict {
+/// Compares every output with `expected`: exactly (bit-exact, NaN-aware), or within
+/// `tolerance` for float outputs when one is given.
+pub fn judge(run: Result<Outcome>, expected: &[Tensor], tolerance: Option<Tolerance>) -> Verdict {
     let outs = match run {
         Err(e) => return Verdict::Fail(format!("{e:#}")),
         Ok(Outcome::Unsupported(why)) => return Verdict::Skip(why),
@@ -46,7 +55,7 @@ pub fn judge(run: Result<Outcome>, expected: &[Tensor]) -> Verdict {
         ));
     }
     let diff = outs.iter().zip(expected).find_map(|((name, got), want)| {
-        first_difference(got, want).map(|d| format!("output {name:?}: {d}"))
+        first_difference(got, want, tolerance).map(|d| format!("output {:?}: {d}", printable(name)))
     });
     diff.map_or(Verdict::Pass, Verdict::Fail)
 }

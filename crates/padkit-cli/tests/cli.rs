@@ -8,9 +8,10 @@ fn padkit() -> Command {
     Command::cargo_bin("padkit").unwrap()
 }
 
-fn shared(rel: &str) -> PathBuf {
+/// Test data vendored in the repository (`tests/data`).
+fn data(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared")
+        .join("../../tests/data")
         .join(rel)
 }
 
@@ -22,7 +23,7 @@ fn stderr(out: &std::process::Output) -> String {
 fn conformance_passes_all_eleven_on_every_engine() {
     let out = padkit()
         .args(["conformance", "--engine", "all"])
-        .arg(shared("onnx-conformance"))
+        .arg(data("onnx-conformance"))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -36,7 +37,7 @@ fn conformance_passes_all_eleven_on_every_engine() {
 
 #[test]
 fn run_a_data_set_and_write_outputs() {
-    let case = shared("onnx-conformance/node/test_wrap_pad");
+    let case = data("onnx-conformance/node/test_wrap_pad");
     let dir = std::env::temp_dir().join(format!("padkit-cli-{}", std::process::id()));
     let out = padkit()
         .arg("run")
@@ -85,7 +86,7 @@ fn not_onnx_and_truncated_protobuf() {
         "{}",
         stderr(&out)
     );
-    let model = std::fs::read(shared("onnx-conformance/node/test_edge_pad/model.onnx")).unwrap();
+    let model = std::fs::read(data("onnx-conformance/node/test_edge_pad/model.onnx")).unwrap();
     std::fs::write(dir.join("cut.onnx"), &model[..model.len() / 2]).unwrap();
     let out = padkit()
         .arg("run")
@@ -102,7 +103,7 @@ fn not_onnx_and_truncated_protobuf() {
 
 #[test]
 fn missing_and_unknown_inputs() {
-    let model = shared("onnx-conformance/node/test_edge_pad/model.onnx");
+    let model = data("onnx-conformance/node/test_edge_pad/model.onnx");
     let out = padkit().arg("run").arg(&model).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -126,7 +127,7 @@ fn missing_and_unknown_inputs() {
 #[test]
 fn wrong_input_type_is_reported_with_the_node() {
     // feed the int32 data file as `pads`, and the pads file as data
-    let case = shared("onnx-conformance/node/test_edge_pad");
+    let case = data("onnx-conformance/node/test_edge_pad");
     let ds = case.join("test_data_set_0");
     for engine in ["core", "tract"] {
         let out = padkit()
@@ -171,11 +172,11 @@ fn self_check_passes() {
 #[test]
 fn npy_input_feeds_the_data() {
     // a float32 [1,3,4,5] .npy made from the conformance data, fed with the .pb pads
-    let case = shared("onnx-conformance/node/test_edge_pad");
+    let case = data("onnx-conformance/node/test_edge_pad");
     let ds = case.join("test_data_set_0");
     let dir = std::env::temp_dir().join(format!("padkit-npy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let x = padkit_tract::proto::tensor_from_proto(
+    let x = padkit_cli::proto::tensor_from_proto(
         &<tract_onnx::pb::TensorProto as prost::Message>::decode(
             &*std::fs::read(ds.join("input_0.pb")).unwrap(),
         )
@@ -250,12 +251,12 @@ fn bench_prints_one_json_object_per_implementation() {
 #[test]
 fn wrong_input_shape_names_the_numbers() {
     // pads of test_edge_pad (8 values) fed to test_constant_pad_axes, which pads 2 axes
-    let case = shared("onnx-conformance/node/test_constant_pad_axes/test_data_set_0");
-    let pads8 = shared("onnx-conformance/node/test_edge_pad/test_data_set_0/input_1.pb");
+    let case = data("onnx-conformance/node/test_constant_pad_axes/test_data_set_0");
+    let pads8 = data("onnx-conformance/node/test_edge_pad/test_data_set_0/input_1.pb");
     for engine in ["core", "tract", "burn"] {
         let out = padkit()
             .arg("run")
-            .arg(shared(
+            .arg(data(
                 "onnx-conformance/node/test_constant_pad_axes/model.onnx",
             ))
             .args(["--engine", engine, "--data-set"])
@@ -277,10 +278,10 @@ fn wrong_input_shape_names_the_numbers() {
 
 #[test]
 fn input_of_another_type_than_declared() {
-    let case = shared("onnx-conformance/node/test_edge_pad");
+    let case = data("onnx-conformance/node/test_edge_pad");
     let ds = case.join("test_data_set_0");
     // the float32 data of test_constant_pad fed as the int32 x of test_edge_pad
-    let float_x = shared("onnx-conformance/node/test_constant_pad/test_data_set_0/input_0.pb");
+    let float_x = data("onnx-conformance/node/test_constant_pad/test_data_set_0/input_0.pb");
     let out = padkit()
         .arg("run")
         .arg(case.join("model.onnx"))

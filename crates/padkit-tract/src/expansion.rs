@@ -13,6 +13,8 @@ use crate::op::{Operand, PadkitPad, symbolic_output_shape};
 pub struct OnnxPad {
     /// The node's name, for error messages.
     pub node: String,
+    /// The model's opset of the default domain (which Pad version this is).
+    pub opset: i64,
     /// The padding mode.
     pub mode: PadMode,
     /// Pads from the `pads`/`paddings` attribute (opsets 1–10).
@@ -53,6 +55,27 @@ impl OnnxPad {
     }
 }
 
+/// The ONNX type of a tract datum type, for the ones ONNX files hold.
+fn onnx_type(dt: DatumType) -> Option<padkit::DType> {
+    use padkit::DType;
+    Some(match dt {
+        DatumType::Bool => DType::Bool,
+        DatumType::U8 => DType::UInt8,
+        DatumType::U16 => DType::UInt16,
+        DatumType::U32 => DType::UInt32,
+        DatumType::U64 => DType::UInt64,
+        DatumType::I8 => DType::Int8,
+        DatumType::I16 => DType::Int16,
+        DatumType::I32 => DType::Int32,
+        DatumType::I64 => DType::Int64,
+        DatumType::F16 => DType::Float16,
+        DatumType::F32 => DType::Float32,
+        DatumType::F64 => DType::Float64,
+        DatumType::String => DType::String,
+        _ => return None,
+    })
+}
+
 impl Expansion for OnnxPad {
     fn name(&self) -> StaticName {
         "Pad".into()
@@ -73,7 +96,54 @@ impl Expansion for OnnxPad {
         s.equals(&inputs[0].datum_type, &outputs[0].datum_type)?;
         s.equals(&inputs[0].rank, &outputs[0].rank)?;
         if let Some(v) = self.value_input {
-            s.equals(&inputs[v].datum_type, &inputs[0].datum_type)?;
+            s.given_2(&inputs[0].datum_type, &inputs[v].datum_type, move |_, data, value| {
+                ensure!(
+                    data == value,
+                    "Pad node {:?}: constant_value has type {value:?} but the data has type {data:?}",
+                    self.node
+                );
+                Ok(())
+            })?;
+        }
+        s.given(&inputs[0].datum_type, move |_, dt| {
+            match onnx_type(dt) {
+                Some(dtype) => padkit::onnx::check_type(dtype, self.opset)
+                    .map_err(|e| format_err!("Pad node {:?}: {e}", self.node)),
+                None => Ok(()), // tract's own types (TDim, quantized): not ONNX's to check
+            }
+        })?;
+        for (ix, what) in [(Some(1), "pads"), (self.axes_input, "axes")] {
+            let Some(ix) = ix.filter(|_| self.attr_pads.is_none()) else {
+                continue;
+            };
+            s.given(&inputs[ix].rank, move |_, rank| {
+                ensure!(
+                    rank == 1,
+                    "Pad node {:?}: input '{what}' must be 1-D, it has rank {rank}",
+                    self.node
+                );
+                Ok(())
+            })?;
+        }
+        if self.attr_pads.is_none() {
+            s.given(&inputs[1].datum_type, move |_, dt| {
+                ensure!(
+                    dt == i64::datum_type() || dt == TDim::datum_type(),
+                    "Pad node {:?}: input 'pads' has type {dt:?}; Pad takes int64",
+                    self.node
+                );
+                Ok(())
+            })?;
+        }
+        if let Some(a) = self.axes_input {
+            s.given(&inputs[a].datum_type, move |_, dt| {
+                ensure!(
+                    [DatumType::I64, DatumType::I32, DatumType::TDim].contains(&dt),
+                    "Pad node {:?}: input 'axes' has type {dt:?}; Pad takes int32 or int64",
+                    self.node
+                );
+                Ok(())
+            })?;
         }
         let shape_rule = move |s: &mut Solver<'r>,
                                shape: TVec<TDim>,

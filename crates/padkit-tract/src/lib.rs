@@ -19,14 +19,12 @@
 mod dim;
 mod expansion;
 mod loader;
-pub mod model;
 mod op;
-pub mod proto;
 
 pub use dim::SymDim;
 pub use expansion::OnnxPad;
 pub use loader::{pad_builder, parse_pad_node};
-pub use op::{Operand, PadkitPad};
+pub use op::{Operand, PadkitPad, limit_output_bytes};
 
 use tract_onnx::model::OnnxOpRegister;
 

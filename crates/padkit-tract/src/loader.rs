@@ -3,7 +3,8 @@
 use padkit::PadMode;
 use tract_hir::internal::*;
 use tract_onnx::model::{ParsingContext, optional_inputs};
-use tract_onnx::pb::NodeProto;
+use tract_onnx::pb::attribute_proto::AttributeType;
+use tract_onnx::pb::{AttributeProto, NodeProto};
 
 use crate::OnnxPad;
 
@@ -39,12 +40,15 @@ pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
     let name = node.name.clone();
     Ok(if opset < 11 {
         let attr = if opset < 2 { "paddings" } else { "pads" };
-        let pads: Vec<i64> = node.get_attr_opt_vec(attr)?.with_context(|| {
-            format!("Pad node {name:?} (opset {opset}): attribute '{attr}' is missing")
-        })?;
-        let value: f32 = node.get_attr_opt("value")?.unwrap_or(0.0);
+        let pads = attribute(node, attr, AttributeType::Ints)?
+            .map(|a| a.ints.clone())
+            .with_context(|| {
+                format!("Pad node {name:?} (opset {opset}): attribute '{attr}' is missing")
+            })?;
+        let value = attribute(node, "value", AttributeType::Float)?.map_or(0.0, |a| a.f);
         OnnxPad {
             node: name,
+            opset,
             mode,
             attr_pads: Some(pads),
             attr_value: Some(value.to_bits()),
@@ -62,6 +66,7 @@ pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
         }
         OnnxPad {
             node: name,
+            opset,
             mode,
             attr_pads: None,
             attr_value: None,
@@ -73,6 +78,33 @@ pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
 
 /// The `mode` attribute, checked against the opset.
 fn parse_mode(node: &NodeProto, opset: i64) -> TractResult<PadMode> {
-    let text = node.get_attr_opt::<&str>("mode")?.unwrap_or("constant");
+    let text = match attribute(node, "mode", AttributeType::String)? {
+        Some(a) => std::str::from_utf8(&a.s)
+            .map_err(|_| format_err!("Pad node {:?}: attribute 'mode' is not UTF-8", node.name))?,
+        None => "constant",
+    };
     padkit::onnx::parse_mode(text, opset).map_err(|e| format_err!("Pad node {:?}: {e}", node.name))
+}
+
+/// The attribute `name` of `node`, which must have type `ty` when present.
+fn attribute<'n>(
+    node: &'n NodeProto,
+    name: &str,
+    ty: AttributeType,
+) -> TractResult<Option<&'n AttributeProto>> {
+    let Some(a) = node.attribute.iter().find(|a| a.name == name) else {
+        return Ok(None);
+    };
+    if a.r#type != ty as i32 {
+        let found = AttributeType::try_from(a.r#type).map_or_else(
+            |_| format!("of unknown type {}", a.r#type),
+            |t| t.as_str_name().to_string(),
+        );
+        bail!(
+            "Pad node {:?}: attribute '{name}' must be {}, it is {found}",
+            node.name,
+            ty.as_str_name()
+        );
+    }
+    Ok(Some(a))
 }

@@ -1,7 +1,9 @@
 //! The typed Pad op: runs padkit's kernel, with pads, value and axes known at load time
 //! (possibly symbolic) or read from inputs at run time.
 
+use std::alloc::Layout;
 use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use padkit::{PadMode, PadSpec, Plan};
 use tract_core::ops::array::{Pad as CorePad, PadMode as CoreMode};
@@ -185,19 +187,66 @@ pub(crate) fn symbolic_output_shape(
     Ok(out)
 }
 
-/// A runtime int tensor (pads or axes) as i64.
+/// The largest output, in bytes, any `PadkitPad` of this process writes.
+static MAX_OUTPUT_BYTES: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Outputs above this many bytes are allocated once on trial before tract allocates them:
+/// tract panics when an allocation fails.
+const TRIAL_ALLOCATION_BYTES: usize = 64 << 20;
+
+/// Makes every `PadkitPad` of this process refuse outputs above `bytes` bytes (before
+/// allocating them), e.g. the memory a server can spare. Without it only outputs that
+/// cannot be allocated are refused.
+///
+/// ```
+/// padkit_tract::limit_output_bytes(1 << 30);
+/// # padkit_tract::limit_output_bytes(u64::MAX);
+/// ```
+pub fn limit_output_bytes(bytes: u64) {
+    MAX_OUTPUT_BYTES.store(bytes, Ordering::Relaxed);
+}
+
+/// Fails when `bytes` cannot be allocated now, so that tract's own allocation of them
+/// (which panics on failure) is not attempted.
+fn check_allocatable(node: &str, bytes: usize) -> TractResult<()> {
+    if bytes < TRIAL_ALLOCATION_BYTES {
+        return Ok(());
+    }
+    let layout = Layout::from_size_align(bytes, 128)?;
+    // SAFETY: `layout` has a non-zero size.
+    let trial = unsafe { std::alloc::alloc(layout) };
+    ensure!(
+        !trial.is_null(),
+        "Pad node {node:?}: could not allocate {bytes} bytes for the output"
+    );
+    // SAFETY: `trial` was allocated just above with `layout`, and never used.
+    unsafe { std::alloc::dealloc(trial, layout) };
+    Ok(())
+}
+
+/// A runtime int tensor (pads: int64; axes: int32 or int64) as i64.
 fn ints(node: &str, what: &str, t: &Tensor) -> TractResult<Vec<i64>> {
     ensure!(
         t.rank() == 1,
         "Pad node {node:?}: input '{what}' must be a 1-D tensor, it has shape {:?}",
         t.shape()
     );
-    let t = t.cast_to::<i64>().with_context(|| {
-        format!(
-            "Pad node {node:?}: input '{what}' of type {:?} is not an integer tensor",
-            t.datum_type()
-        )
-    })?;
+    let allowed: &[DatumType] = if what == "axes" {
+        &[DatumType::I64, DatumType::I32, DatumType::TDim]
+    } else {
+        &[DatumType::I64, DatumType::TDim]
+    };
+    ensure!(
+        allowed.contains(&t.datum_type()),
+        "Pad node {node:?}: input '{what}' has type {:?}; Pad takes {}",
+        t.datum_type(),
+        if what == "axes" {
+            "int32 or int64"
+        } else {
+            "int64"
+        }
+    );
+    let t = t.cast_to::<i64>()?;
     Ok(t.try_as_plain_ram()?.as_slice::<i64>()?.to_vec())
 }
 
@@ -233,20 +282,24 @@ fn pad_t<T: Datum>(
     };
     let data = x.try_as_plain_ram()?.as_slice::<T>()?;
     let failed = |e: padkit::PadError| format_err!("Pad node {node:?}: {e}");
-    let plan = Plan::new(x.shape(), spec, size_of::<T>()).map_err(failed)?;
+    let spec = spec
+        .clone()
+        .with_max_output_bytes(MAX_OUTPUT_BYTES.load(Ordering::Relaxed));
+    let plan = Plan::new(x.shape(), &spec, size_of::<T>()).map_err(failed)?;
+    check_allocatable(node, plan.output_len() * size_of::<T>())?;
     // The kernel writes straight into tract's tensor: no intermediate vector, no copy.
     // SAFETY: tract leaves a new tensor of a copy type uninitialised (non-copy types get
     // defaults); every element is written below before the tensor is returned.
     let mut out = unsafe { Tensor::uninitialized::<T>(plan.output_shape())? };
     let len = out.len();
     if !T::datum_type().is_copy() {
-        plan.run(
+        plan.run_cloned(
             data,
             &fill,
             out.try_as_plain_ram_mut()?.as_slice_mut::<T>()?,
         )
     } else if len == 0 {
-        plan.run_uninit(data, &fill, &mut []).map(drop)
+        Ok(())
     } else {
         // Copy types run as plain bytes, on padkit's byte-width kernel (the one its
         // benchmarks measure: `memset` fills, block copies of rows).
@@ -264,6 +317,7 @@ fn pad_t<T: Datum>(
                 ),
             )
         };
+        padkit::prefer_huge_pages(slots);
         plan.run_bytes(bytes, value, slots).map(drop)
     }
     .map_err(failed)?;

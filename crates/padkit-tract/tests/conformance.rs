@@ -1,18 +1,18 @@
-//! The official ONNX Pad backend tests (../shared/onnx-conformance), with every graph
-//! input — pads, value, axes too — fed at run time from the data set.
+//! The official ONNX Pad backend tests (vendored in tests/data/onnx-conformance), with
+//! every graph input — pads, value, axes too — fed at run time from the data set.
 
 use std::path::{Path, PathBuf};
 
-use padkit_tract::proto::{from_tract, tensor_from_proto, to_tract};
+use padkit_cli::proto::tensor_from_proto;
+use padkit_cli::tract_engine::{from_tract, to_tract};
 use prost::Message;
 use tract_onnx::pb::TensorProto;
 use tract_onnx::prelude::*;
 
 fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/onnx-conformance");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/onnx-conformance");
     let mut out = vec![];
-    for kind in std::fs::read_dir(&root).expect("../shared/onnx-conformance is beside the project")
-    {
+    for kind in std::fs::read_dir(&root).expect("the vendored conformance data") {
         let kind = kind.unwrap().path();
         if kind.is_dir() {
             out.extend(std::fs::read_dir(kind).unwrap().map(|c| c.unwrap().path()));

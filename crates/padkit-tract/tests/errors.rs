@@ -1,7 +1,7 @@
 //! Malformed Pad nodes give errors naming the node, the input and the numbers.
 
 use padkit::Tensor;
-use padkit_tract::model::{Feed, PadModel};
+use padkit_cli::model::{Feed, PadModel};
 use tract_onnx::prelude::*;
 
 fn error(m: PadModel) -> String {
@@ -13,7 +13,7 @@ fn error(m: PadModel) -> String {
             let inputs = m
                 .inputs()
                 .iter()
-                .map(|t| Ok(padkit_tract::proto::to_tract(t)?.into_tvalue()))
+                .map(|t| Ok(padkit_cli::tract_engine::to_tract(t)?.into_tvalue()))
                 .collect::<TractResult<TVec<_>>>()?;
             p.run(inputs)
         });

@@ -1,7 +1,7 @@
 //! tract's optimiser keeps its Conv folding, and every remaining Pad runs padkit.
 
 use padkit::Tensor;
-use padkit_tract::model::{Feed, PadModel};
+use padkit_cli::model::{Feed, PadModel};
 use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::Approximation;
@@ -18,7 +18,7 @@ fn pad_conv(mode: &str) -> tract_onnx::pb::ModelProto {
     )
     .unwrap();
     g.initializer
-        .push(padkit_tract::proto::tensor_to_proto(&w, "w"));
+        .push(padkit_cli::proto::tensor_to_proto(&w, "w"));
     g.node.push(NodeProto {
         name: "conv".into(),
         op_type: "Conv".into(),

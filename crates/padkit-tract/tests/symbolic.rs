@@ -5,12 +5,11 @@
 //! (The `(k − H mod k) mod k` spelling is folded wrongly by tract 0.23.9's TDim
 //! simplifier, to `−(H mod k)`, before the Pad ever sees it.)
 
-#[path = "../../padkit/tests/common/mod.rs"]
-mod common;
-
 use padkit::Tensor;
-use padkit_tract::model::{Feed, PadModel};
-use padkit_tract::proto::{from_tract, tensor_to_proto, to_tract};
+use padkit_cli::model::{Feed, PadModel};
+use padkit_cli::proto::tensor_to_proto;
+use padkit_cli::tract_engine::{from_tract, to_tract};
+use padkit_testkit::Case;
 use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 
@@ -90,17 +89,8 @@ fn loads_once_and_runs_for_several_sizes() {
             (WINDOW - w as i64 % WINDOW) % WINDOW,
         );
         let pads = [0, 0, 0, 0, 0, 0, ph, pw];
-        let want = common::reference(
-            &data,
-            &[1, 2, h, w],
-            &pads,
-            None,
-            None,
-            common::Mode::Constant,
-            0.0,
-            usize::MAX,
-        )
-        .unwrap();
+        let case = Case::new(vec![1, 2, h, w], pads.to_vec(), padkit::PadMode::Constant);
+        let want = case.reference(&data, 0.0, usize::MAX).unwrap();
         assert_eq!(got.shape(), &want.0[..], "{h}x{w}");
         assert_eq!(got.to_vec::<f32>().unwrap(), want.1, "{h}x{w}");
     }

@@ -2,8 +2,8 @@
 //! input's bytes, fill the rest of the output) in the same run.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use padkit::workload::{self, Workload};
 use padkit::{DType, half::f16, pad_into};
+use padkit_workloads::{self as workload, Workload};
 
 fn floor<T: Copy>(input: &[T], out: &mut [T], fill: T) {
     let n = input.len().min(out.len());
@@ -11,7 +11,7 @@ fn floor<T: Copy>(input: &[T], out: &mut [T], fill: T) {
     out[n..].fill(fill);
 }
 
-fn bench_typed<T: Copy + Send + Sync + Default>(
+fn bench_typed<T: padkit::bytemuck::Pod + Send + Sync + Default>(
     c: &mut Criterion,
     w: &Workload,
     make: fn(usize) -> T,

@@ -2,6 +2,8 @@
 
 use std::ops::AddAssign;
 
+use bytemuck::Pod;
+
 use crate::axis_map::AxisMap;
 use crate::{AxisPad, PadError, PadMode, PadSpec, Plan, Result};
 
@@ -19,7 +21,7 @@ use crate::{AxisPad, PadError, PadMode, PadSpec, Plan, Result};
 /// ```
 pub fn pad_adjoint<T>(grad_output: &[T], input_shape: &[usize], spec: &PadSpec) -> Result<Vec<T>>
 where
-    T: Copy + Default + AddAssign + Send + Sync,
+    T: Pod + Default + AddAssign + Send + Sync,
 {
     pad_adjoint_in_place(&mut grad_output.to_vec(), input_shape, spec)
 }
@@ -43,7 +45,7 @@ pub fn pad_adjoint_in_place<T>(
     spec: &PadSpec,
 ) -> Result<Vec<T>>
 where
-    T: Copy + Default + AddAssign + Send + Sync,
+    T: Pod + Default + AddAssign + Send + Sync,
 {
     let plan = Plan::new(input_shape, spec, size_of::<T>())?;
     let out_shape = plan.output_shape();
@@ -55,33 +57,35 @@ where
             got: grad_output.len(),
         });
     }
+    if plan.output_len() == 0 || plan.input_len() == 0 {
+        // Nothing flows back: the gradient is all zeros (or empty).
+        return crate::alloc::filled(plan.input_len(), T::default());
+    }
     let pads = spec.resolve(input_shape.len())?;
     if pads.iter().any(|p| p.interior > 0) {
         return strided_adjoint(grad_output, input_shape, out_shape, &pads, spec.mode);
     }
+    let mut maps = Vec::with_capacity(pads.len());
     for (axis, p) in pads.iter().enumerate() {
-        if !p.is_identity() {
-            let map = AxisMap::new(input_shape[axis], p, spec.mode, out_shape[axis]);
-            fold_borders(grad_output, out_shape, axis, &map);
+        let map = AxisMap::new(input_shape[axis], p, spec.mode, out_shape[axis]);
+        match map.center {
+            Some(c) => maps.push((map, c)),
+            // This axis reads no input: nothing flows back at all.
+            None => return crate::alloc::filled(plan.input_len(), T::default()),
         }
     }
-    let negated = pads
-        .iter()
-        .enumerate()
-        .map(
-            |(axis, p)| match (p.begin.checked_neg(), p.end.checked_neg()) {
-                (Some(b), Some(e)) => Ok((b, e)),
-                _ => Err(PadError::Overflow {
-                    axis,
-                    extent: input_shape[axis].to_string(),
-                    begin: p.begin,
-                    end: p.end,
-                    interior: p.interior,
-                }),
-            },
-        )
-        .collect::<Result<Vec<_>>>()?;
-    let (begins, ends): (Vec<i64>, Vec<i64>) = negated.into_iter().unzip();
+    // The cut from the folded gradient to the input: each axis' center, where the
+    // output read the input, moved back over the input positions it read.
+    let (mut begins, mut ends) = (Vec::new(), Vec::new());
+    for (axis, (map, c)) in maps.iter().enumerate() {
+        if !pads[axis].is_identity() {
+            fold_borders(grad_output, out_shape, axis, map)?;
+        }
+        let (d, o) = (input_shape[axis], out_shape[axis]);
+        // All four counts are at most an extent of a plannable shape, so below i64::MAX.
+        begins.push(c.src as i64 - c.out as i64);
+        ends.push((d - c.src - c.len) as i64 - (o - c.out - c.len) as i64);
+    }
     let cut = PadSpec::new([begins, ends].concat());
     Plan::new(out_shape, &cut, size_of::<T>())?.run_to_vec(grad_output, &T::default())
 }
@@ -89,27 +93,29 @@ where
 /// Adds every border position of `axis` onto the center position it was copied from,
 /// in place (the border keeps its values; the final cut drops it). Axes commute, so the
 /// order the axes are folded in does not matter.
-fn fold_borders<T: Copy + AddAssign>(grad: &mut [T], shape: &[usize], axis: usize, map: &AxisMap) {
+fn fold_borders<T: Copy + AddAssign>(
+    grad: &mut [T],
+    shape: &[usize],
+    axis: usize,
+    map: &AxisMap,
+) -> Result<()> {
     let Some(c) = map.center else {
-        return; // nothing read: the whole axis is fill
+        return Ok(()); // nothing read: the whole axis is fill
     };
+    // The output is not empty (checked by the caller), so these products fit.
     let inner: usize = shape[axis + 1..].iter().product();
     let block = shape[axis] * inner;
-    if block == 0 {
-        return;
-    }
     // (border position, center position it was copied from), planned once for all blocks
+    let center = c.out..c.out + c.len;
     let pairs: Vec<(usize, usize)> = map
-        .runs
-        .iter()
-        .flat_map(|&(at, run)| {
-            run.sources()
-                .enumerate()
-                .map(move |(t, s)| ((at + t) * inner, (c.out + s - c.src) * inner))
-        })
+        .sources()?
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !center.contains(i))
+        .filter_map(|(i, s)| s.map(|s| (i * inner, (c.out + s - c.src) * inner)))
         .collect();
     if pairs.is_empty() {
-        return; // constant mode: the border is all fill
+        return Ok(()); // constant mode: the border is all fill
     }
     for blk in grad.chunks_exact_mut(block) {
         for &(from, to) in &pairs {
@@ -119,6 +125,7 @@ fn fold_borders<T: Copy + AddAssign>(grad: &mut [T], shape: &[usize], axis: usiz
             }
         }
     }
+    Ok(())
 }
 
 /// The adjoint with interior padding: axis by axis, each gathering the strided
@@ -163,17 +170,23 @@ fn fold_axis<T: Copy + Default + AddAssign>(
     let outer: usize = shape[..axis].iter().product();
     let inner: usize = shape[axis + 1..].iter().product();
     let o = shape[axis];
-    let mut new = crate::kernel::alloc(outer * d * inner, T::default())?;
+    let len = [outer, d, inner]
+        .into_iter()
+        .try_fold(1usize, usize::checked_mul)
+        .ok_or(PadError::Alloc { bytes: usize::MAX })?;
+    let mut new = crate::alloc::filled(len, T::default())?;
     if inner == 0 || o == 0 || d == 0 {
         return Ok(new); // nothing flows: the gradient is all zeros (or empty)
     }
+    let sources = map.sources()?;
     for (src_blk, dst_blk) in grad.chunks(o * inner).zip(new.chunks_mut(d * inner)) {
-        map.for_each_source(|i, s| {
+        for (i, s) in sources.iter().enumerate() {
+            let Some(s) = *s else { continue };
             let from = &src_blk[i * inner..(i + 1) * inner];
             for (acc, g) in dst_blk[s * inner..(s + 1) * inner].iter_mut().zip(from) {
                 *acc += *g;
             }
-        });
+        }
     }
     Ok(new)
 }

@@ -18,6 +18,10 @@ pub(crate) enum Run {
     Backward { src: usize, len: usize },
     /// Every position reads source `src`.
     Repeat { src: usize, len: usize },
+    /// Position `t` equals output position `t + offset` of the same axis, a whole number
+    /// of periods toward the center: the far part of a long border in a periodic mode.
+    /// Written after every other run, by doubling copies of output already written.
+    Echo { offset: isize, len: usize },
 }
 
 impl Run {
@@ -26,7 +30,8 @@ impl Run {
             Run::Fill { len }
             | Run::Forward { len, .. }
             | Run::Backward { len, .. }
-            | Run::Repeat { len, .. } => len,
+            | Run::Repeat { len, .. }
+            | Run::Echo { len, .. } => len,
         }
     }
 
@@ -46,13 +51,18 @@ impl Run {
                 src,
                 len: len.min(max),
             },
+            Run::Echo { offset, len } => Run::Echo {
+                offset,
+                len: len.min(max),
+            },
         }
     }
 
-    /// The source of each position of the run in order; nothing for fill.
+    /// The source of each position of the run in order; nothing for fill and echo runs
+    /// (whose sources are those of other positions).
     pub(crate) fn sources(self) -> impl Iterator<Item = usize> {
         let (src, len, step): (usize, usize, isize) = match self {
-            Run::Fill { .. } => (0, 0, 0),
+            Run::Fill { .. } | Run::Echo { .. } => (0, 0, 0),
             Run::Forward { src, len } => (src, len, 1),
             Run::Backward { src, len } => (src, len, -1),
             Run::Repeat { src, len } => (src, len, 0),
@@ -60,6 +70,12 @@ impl Run {
         (0..len).map(move |t| src.wrapping_add_signed(step * t as isize))
     }
 }
+
+/// Next to the center, borders of the periodic modes are listed run by run over at least
+/// this many positions (and at least one period); beyond, one [`Run::Echo`] repeats them.
+/// Planning then costs at most a few dozen runs per axis whatever the pads, and row
+/// programs (borders of at most `row::EDGE_LIMIT` elements) never meet an echo.
+pub(crate) const LISTED: usize = 64;
 
 /// The contiguous stretch of output that reads every kept source once, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +113,52 @@ impl AxisMap {
             PadMode::Constant => map.plan_constant(d, p),
             _ => map.plan_index_mode(d, p, mode),
         }
+        if cfg!(debug_assertions) {
+            map.assert_covers(d);
+        }
         map
+    }
+
+    /// Asserts the invariant the kernel's `assume_init` relies on: the center and the
+    /// runs, in output order, tile `0..out_len` exactly, and every run reads inside the
+    /// input (inside the center, when there is one, since the kernel copies from it).
+    fn assert_covers(&self, d: usize) {
+        let mut parts: SmallVec<[(usize, usize); 4]> =
+            self.runs.iter().map(|&(at, run)| (at, run.len())).collect();
+        let window = match self.center {
+            Some(c) => {
+                assert!(c.src + c.len <= d, "the center {c:?} reads inside 0..{d}");
+                let before = parts.partition_point(|&(at, _)| at < c.out);
+                parts.insert(before, (c.out, c.len));
+                c.src..c.src + c.len
+            }
+            None => 0..d,
+        };
+        let end = parts
+            .iter()
+            .try_fold(0, |next, &(at, len)| (at == next).then_some(at + len));
+        assert_eq!(
+            end,
+            Some(self.out_len),
+            "the parts {parts:?} tile 0..{} in order",
+            self.out_len
+        );
+        for &(_, run) in &self.runs {
+            // Sources change by at most one per position, so the ends bound them all.
+            let (first, last) = match run {
+                Run::Fill { .. } => continue,
+                Run::Forward { src, len } => (Some(src), src.checked_add(len - 1)),
+                Run::Backward { src, len } => (Some(src), src.checked_sub(len - 1)),
+                Run::Repeat { src, .. } => (Some(src), Some(src)),
+                Run::Echo { .. } => continue,
+            };
+            assert!(
+                [first, last]
+                    .iter()
+                    .all(|s| s.is_some_and(|s| window.contains(&s))),
+                "run {run:?} reads inside {window:?}"
+            );
+        }
     }
 
     fn push(&mut self, at: usize, run: Run) {
@@ -162,22 +223,56 @@ impl AxisMap {
         );
     }
 
-    /// Crop first, then pad with numpy's index maps on the kept window.
+    /// Crop first, then pad with numpy's index maps on the kept window. The borders of
+    /// the periodic modes are listed next to the center over [`LISTED`] positions and a
+    /// period; their far parts echo the listed ones.
     fn plan_index_mode(&mut self, d: usize, p: &AxisPad, mode: PadMode) {
         let (b, e) = (p.begin, p.end);
+        // `concrete_extent` checked that the crops fit the axis, so neither is i64::MIN.
         let lo = (-b).max(0) as usize;
         let k = d - lo - (-e).max(0) as usize;
         let (pb, pe) = (b.max(0) as usize, e.max(0) as usize);
         if k == 0 {
             return; // nothing kept and nothing padded: an empty axis
         }
-        self.walk(-(pb as i64), 0, lo, k, pb, mode);
+        let period = match mode {
+            PadMode::Wrap => Some(k),
+            PadMode::Reflect if k > 1 => Some(2 * (k - 1)),
+            PadMode::Symmetric => Some(2 * k),
+            _ => None,
+        };
+        // Window positions `-listed_before..0` and `k..k + listed_after` are listed.
+        let (listed_before, listed_after) = match period {
+            Some(period) => (
+                pb.min(period.max(LISTED)),
+                pe.min(period.max(k + LISTED) - k),
+            ),
+            None => (pb, pe),
+        };
+        // Only used when a border echoes, which makes the period shorter than the border
+        // and so below `isize::MAX`.
+        let offset = period.map_or(0, |p| isize::try_from(p).unwrap_or(isize::MAX));
+        self.push(
+            0,
+            Run::Echo {
+                offset,
+                len: pb - listed_before,
+            },
+        );
+        self.walk(-(listed_before as i64), 0, lo, k, pb, mode);
         self.center = Some(Center {
             out: pb,
             src: lo,
             len: k,
         });
-        self.walk(k as i64, (k + pe) as i64, lo, k, pb, mode);
+        self.walk(k as i64, (k + listed_after) as i64, lo, k, pb, mode);
+        self.push(
+            pb + k + listed_after,
+            Run::Echo {
+                offset: -offset,
+                len: pe - listed_after,
+            },
+        );
     }
 
     /// Runs for window positions `j0..j1` (relative to the window start `lo`).
@@ -246,15 +341,31 @@ impl AxisMap {
         }
     }
 
-    /// Calls `f(output index, source index)` for every output position that reads the
-    /// input.
-    pub(crate) fn for_each_source(&self, mut f: impl FnMut(usize, usize)) {
+    /// The input position every output position reads (`None`: the fill value), in a
+    /// vector allocated fallibly.
+    pub(crate) fn sources(&self) -> crate::Result<Vec<Option<usize>>> {
+        let mut sources = crate::alloc::filled(self.out_len, None)?;
         if let Some(c) = self.center {
-            (0..c.len).for_each(|t| f(c.out + t, c.src + t));
+            for t in 0..c.len {
+                sources[c.out + t] = Some(c.src + t);
+            }
         }
         for &(at, run) in &self.runs {
-            run.sources().enumerate().for_each(|(t, s)| f(at + t, s));
+            for (t, s) in run.sources().enumerate() {
+                sources[at + t] = Some(s);
+            }
         }
+        // Echoes last, as the kernel writes them: each reads a position set above.
+        for &(at, run) in &self.runs {
+            if let Run::Echo { offset, len } = run {
+                for t in 0..len {
+                    // An echo before the center reads to its right: fill it right to left.
+                    let i = if offset > 0 { at + len - 1 - t } else { at + t };
+                    sources[i] = sources[i.wrapping_add_signed(offset)];
+                }
+            }
+        }
+        Ok(sources)
     }
 }
 
@@ -278,7 +389,5 @@ pub fn axis_sources(
     mode: PadMode,
 ) -> crate::Result<Vec<Option<usize>>> {
     let out_len = crate::axis_output(axis, &d, p, mode)?;
-    let mut sources = crate::kernel::alloc(out_len, None)?;
-    AxisMap::new(d, p, mode, out_len).for_each_source(|o, s| sources[o] = Some(s));
-    Ok(sources)
+    AxisMap::new(d, p, mode, out_len).sources()
 }

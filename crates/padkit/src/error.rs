@@ -17,6 +17,7 @@ use crate::{DType, PadMode};
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PadError {
     /// `pads` does not hold two values per padded axis.
     #[error(
@@ -70,7 +71,7 @@ pub enum PadError {
         /// The mode.
         mode: PadMode,
         /// The interior padding given.
-        interior: usize,
+        interior: i64,
     },
     /// The output extent of an axis would be negative.
     #[error(
@@ -143,14 +144,24 @@ pub enum PadError {
         end: i64,
     },
     /// The output would not fit in memory, or is above the caller's limit.
-    #[error("output of shape {shape:?} would take {bytes} bytes, above the limit of {limit} bytes")]
+    #[error(
+        "output of shape {shape:?} would take {}, above the limit of {}",
+        show_bytes(*bytes),
+        show_bytes(*limit)
+    )]
     TooLarge {
         /// Output shape.
         shape: Vec<usize>,
-        /// Output size in bytes (saturated at `u128::MAX`).
+        /// Output size in bytes (`u128::MAX` when it overflows even that).
         bytes: u128,
         /// The limit in force.
         limit: u128,
+    },
+    /// The input's extents multiply past what any buffer can hold.
+    #[error("input of shape {shape:?} has more elements than memory can address")]
+    InputTooLarge {
+        /// Input shape.
+        shape: Vec<usize>,
     },
     /// Allocating the output failed.
     #[error("could not allocate {bytes} bytes for the output")]
@@ -170,6 +181,26 @@ pub enum PadError {
         /// Elements present.
         got: usize,
     },
+    /// A byte buffer does not match the shape and element type.
+    #[error("{what} holds {got} bytes but shape {shape:?} needs {expected} bytes")]
+    ByteLength {
+        /// Which buffer (tensor data, input bytes, output bytes).
+        what: &'static str,
+        /// The shape.
+        shape: Vec<usize>,
+        /// Bytes the shape needs.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// A bool element stored as a byte other than 0 or 1.
+    #[error("bool element {at} is stored as byte {byte}; bool bytes must be 0 or 1")]
+    BoolByte {
+        /// The element's index.
+        at: usize,
+        /// The byte found.
+        byte: u8,
+    },
     /// The fill value's element type differs from the data's.
     #[error("constant value has type {got} but the data has type {expected}")]
     ValueType {
@@ -177,6 +208,14 @@ pub enum PadError {
         expected: DType,
         /// The value's type.
         got: DType,
+    },
+    /// The fill value of a byte-level pad is not one element's bytes.
+    #[error("constant value has {got} bytes but elements take {element_bytes}")]
+    ValueBytes {
+        /// Bytes given.
+        got: usize,
+        /// Bytes per element.
+        element_bytes: usize,
     },
     /// The fill value is not a single element.
     #[error("constant value must hold one element, it holds {elements}")]
@@ -211,6 +250,16 @@ pub enum PadError {
         /// The model's opset.
         opset: i64,
     },
+    /// An element type the model's version of ONNX Pad does not take.
+    #[error("Pad-{version} does not take element type {dtype} (Pad-{since} does)")]
+    TypeNeedsOpset {
+        /// The data's type.
+        dtype: DType,
+        /// The Pad version of the model's opset.
+        version: i64,
+        /// The first Pad version that takes it.
+        since: i64,
+    },
     /// An ONNX element type code that padkit does not know.
     #[error("unknown ONNX element type code {0}")]
     UnknownDType(i32),
@@ -228,6 +277,18 @@ pub enum PadError {
         /// Type held.
         actual: DType,
     },
+}
+
+/// `bytes` for people: the exact count, and in GiB or MiB when large.
+fn show_bytes(bytes: u128) -> String {
+    const MIB: u128 = 1 << 20;
+    const GIB: u128 = 1 << 30;
+    match bytes {
+        u128::MAX => "more than 2^128 bytes".to_string(),
+        b if b >= GIB => format!("{b} bytes ({:.1} GiB)", b as f64 / GIB as f64),
+        b if b >= MIB => format!("{b} bytes ({:.1} MiB)", b as f64 / MIB as f64),
+        b => format!("{b} bytes"),
+    }
 }
 
 /// Result alias used across padkit.

@@ -1,4 +1,4 @@
-//! The one pad kernel, generic over the element type, and the typed entry points.
+//! The one pad kernel, generic over the element type.
 //!
 //! The output is written exactly once: each axis writes its center from the input, then
 //! produces its other runs by copying blocks it already wrote (fills are slice fills).
@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::axis_map::Run;
 use crate::row::{Framed, GapWrites, RowProgram, RowWrites, Step, TINY_ROW};
-use crate::{PadError, PadSpec, Plan, Result};
+use crate::schedule::Schedule;
 
 /// Blocks at least this large are split across rayon's threads.
 const PARALLEL_BYTES: usize = 4 << 20;
@@ -43,177 +43,30 @@ macro_rules! by_short_len {
     };
 }
 
-/// Pads `input` (row-major, of `shape`) into a new buffer; returns the output shape and
-/// data. `value` fills constant-mode padding and is ignored by the other modes.
-///
-/// ```
-/// use padkit::{pad, PadSpec, PadMode};
-/// // The ONNX reflect example: pads wider than the axis follow numpy.
-/// let data = [1.0, 1.2, 2.3, 3.4, 4.5, 5.7];
-/// let spec = PadSpec::new(vec![0, 2, 0, 0]).with_mode(PadMode::Reflect);
-/// let (shape, out) = pad(&data, &[3, 2], &spec, 0.0).unwrap();
-/// assert_eq!(shape, vec![3, 4]);
-/// assert_eq!(out, vec![1.0, 1.2, 1.0, 1.2, 2.3, 3.4, 2.3, 3.4, 4.5, 5.7, 4.5, 5.7]);
-/// ```
-pub fn pad<T: Clone + Send + Sync>(
+/// Writes the pad `schedule` describes of `input` into `out`, which holds exactly its
+/// output (not empty); returns it initialised. `fill` writes the fill value over runs of
+/// whole blocks and `C` copies long row bodies.
+pub(crate) fn write<'o, T: Clone + Send + Sync, C: CopyRow<T>>(
+    schedule: &Schedule,
     input: &[T],
-    shape: &[usize],
-    spec: &PadSpec,
-    value: T,
-) -> Result<(Vec<usize>, Vec<T>)> {
-    let plan = Plan::new(shape, spec, size_of::<T>())?;
-    let out = plan.run_to_vec(input, &value)?;
-    Ok((plan.output_shape.into_vec(), out))
-}
-
-/// Pads into the caller's buffer, which must hold exactly the output; returns the output
-/// shape. Reusing one buffer avoids the page faults of a fresh allocation.
-///
-/// ```
-/// use padkit::{pad_into, PadSpec, PadMode};
-/// let mut out = vec![0u8; 6];
-/// let spec = PadSpec::new(vec![1, -1]).with_mode(PadMode::Wrap);
-/// // crop first, then pad: [1,2,3,4] → window [1,2,3] → [3,1,2,3]
-/// let shape = pad_into(&[1, 2, 3, 4], &[4], &spec, 0, &mut out[..4]).unwrap();
-/// assert_eq!((shape, &out[..4]), (vec![4], &[3, 1, 2, 3][..]));
-/// ```
-pub fn pad_into<T: Clone + Send + Sync>(
-    input: &[T],
-    shape: &[usize],
-    spec: &PadSpec,
-    value: T,
-    out: &mut [T],
-) -> Result<Vec<usize>> {
-    let plan = Plan::new(shape, spec, size_of::<T>())?;
-    plan.run(input, &value, out)?;
-    Ok(plan.output_shape.into_vec())
-}
-
-/// An empty vector with room for `len` elements, failing with [`PadError::Alloc`] instead
-/// of aborting.
-pub(crate) fn with_capacity<T>(len: usize) -> Result<Vec<T>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(len).map_err(|_| PadError::Alloc {
-        bytes: len.saturating_mul(size_of::<T>()),
-    })?;
-    Ok(out)
-}
-
-/// `len` copies of `value`, allocated fallibly.
-pub(crate) fn alloc<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
-    let mut out = with_capacity(len)?;
-    out.resize(len, value);
-    Ok(out)
-}
-
-impl Plan {
-    /// Runs the plan: pads `input` into `out`, which must hold exactly the output.
-    ///
-    /// ```
-    /// use padkit::{Plan, PadSpec, PadMode};
-    /// let spec = PadSpec::new(vec![2, 2]).with_mode(PadMode::Symmetric);
-    /// let plan = Plan::new(&[3], &spec, 4).unwrap();
-    /// let mut out = vec![0; plan.output_len()];
-    /// plan.run(&[1, 2, 3], &0, &mut out).unwrap();
-    /// assert_eq!(out, vec![2, 1, 1, 2, 3, 3, 2]);
-    /// ```
-    pub fn run<T: Clone + Send + Sync>(&self, input: &[T], value: &T, out: &mut [T]) -> Result<()> {
-        if std::mem::needs_drop::<T>() {
-            // Overwriting through `MaybeUninit` would leak the old values: assign instead.
-            check_len("output buffer", &self.output_shape, out.len())?;
-            let fresh = self.run_to_vec(input, value)?;
-            for (o, n) in out.iter_mut().zip(fresh) {
-                *o = n;
-            }
-            return Ok(());
-        }
-        let out_ptr: *mut [T] = out;
-        // SAFETY: `MaybeUninit<T>` has the layout of `T`, and the kernel only ever writes
-        // initialised values through this view, so `out` stays initialised. Nothing is
-        // dropped by the overwrites, which is fine: `T` has no drop glue (checked above).
-        let out = unsafe { &mut *(out_ptr as *mut [MaybeUninit<T>]) };
-        self.run_uninit(input, value, out).map(|_| ())
+    value: &T,
+    out: &'o mut [MaybeUninit<T>],
+    fill: FillRun<T>,
+) -> &'o mut [T] {
+    Writer::<T, C> {
+        schedule,
+        input,
+        value,
+        fill,
+        copies: PhantomData,
     }
-
-    /// Runs the plan into uninitialised memory (e.g. a vector's spare capacity), which
-    /// must hold exactly the output; returns it, now initialised.
-    ///
-    /// ```
-    /// use padkit::{Plan, PadSpec};
-    /// let plan = Plan::new(&[2], &PadSpec::new(vec![1, 1]), 4).unwrap();
-    /// let mut out: Vec<i32> = Vec::with_capacity(plan.output_len());
-    /// let written = plan.run_uninit(&[5, 6], &0, out.spare_capacity_mut()).unwrap();
-    /// assert_eq!(written, &[0, 5, 6, 0]);
-    /// ```
-    pub fn run_uninit<'o, T: Clone + Send + Sync>(
-        &self,
-        input: &[T],
-        value: &T,
-        out: &'o mut [MaybeUninit<T>],
-    ) -> Result<&'o mut [T]> {
-        self.run_moving::<T, Cloning>(input, value, out, fill_each)
-    }
-
-    /// [`Plan::run_uninit`] with `fill` writing the fill value over runs of whole blocks
-    /// and `C` copying long row bodies (single elements and short runs are written
-    /// directly).
-    pub(crate) fn run_moving<'o, T: Clone + Send + Sync, C: CopyRow<T>>(
-        &self,
-        input: &[T],
-        value: &T,
-        out: &'o mut [MaybeUninit<T>],
-        fill: FillRun<T>,
-    ) -> Result<&'o mut [T]> {
-        check_len("input data", &self.input_shape, input.len())?;
-        check_len("output buffer", &self.output_shape, out.len())?;
-        if !out.is_empty() {
-            Writer::<T, C> {
-                plan: self,
-                input,
-                value,
-                fill,
-                copies: PhantomData,
-            }
-            .axis(0, 0, out);
-        }
-        // SAFETY: `axis(0, …)` wrote every element of the output: each axis writes its
-        // center and every run around it, and the runs and center of an axis cover all
-        // of its output positions (`AxisMap` invariant, checked by the reference tests).
-        Ok(unsafe { out.assume_init_mut() })
-    }
-
-    /// Runs the plan into a new vector.
-    ///
-    /// ```
-    /// let plan = padkit::Plan::new(&[1], &padkit::PadSpec::new(vec![0, 2]), 1).unwrap();
-    /// assert_eq!(plan.run_to_vec(&[7u8], &1).unwrap(), vec![7, 1, 1]);
-    /// ```
-    pub fn run_to_vec<T: Clone + Send + Sync>(&self, input: &[T], value: &T) -> Result<Vec<T>> {
-        let mut out = with_capacity(self.output_len())?;
-        let len = self
-            .run_uninit(
-                input,
-                value,
-                &mut out.spare_capacity_mut()[..self.output_len()],
-            )?
-            .len();
-        // SAFETY: `run_uninit` initialised the first `len` elements of the spare capacity.
-        unsafe { out.set_len(len) };
-        Ok(out)
-    }
-}
-
-fn check_len(what: &'static str, shape: &[usize], got: usize) -> Result<()> {
-    let expected: usize = shape.iter().product();
-    if expected != got {
-        return Err(PadError::DataLength {
-            what,
-            shape: shape.to_vec(),
-            expected,
-            got,
-        });
-    }
-    Ok(())
+    .axis(0, 0, out);
+    // SAFETY: `axis(0, …)` wrote every element of the output: each axis writes its
+    // center and every run around it, which tile all of its output positions, and a
+    // row program writes every element of its rows. `AxisMap::new` and
+    // `RowProgram::new` assert both in debug builds; the reference tests and the
+    // fuzzers run them there, on outputs that start as a sentinel pattern.
+    unsafe { out.assume_init_mut() }
 }
 
 /// Writes the fill value over a run of whole blocks, on this thread: [`fill_each`] for
@@ -237,7 +90,7 @@ impl<T: Clone> CopyRow<T> for Cloning {
 }
 
 struct Writer<'a, T, C> {
-    plan: &'a Plan,
+    schedule: &'a Schedule,
     input: &'a [T],
     value: &'a T,
     fill: FillRun<T>,
@@ -248,19 +101,19 @@ struct Writer<'a, T, C> {
 impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
     /// Writes the block of merged axis `ax` whose input starts at `in_off` into `out`.
     fn axis(&self, ax: usize, in_off: usize, out: &mut [MaybeUninit<T>]) {
-        let last = ax + 1 == self.plan.maps.len();
-        if last && let Some(program) = &self.plan.row {
+        let last = ax + 1 == self.schedule.maps.len();
+        if last && let Some(program) = &self.schedule.row {
             return self.rows(program, in_off, out);
         }
-        let (ib, ob) = self.plan.blocks[ax];
-        let map = &self.plan.maps[ax];
+        let (ib, ob) = self.schedule.blocks[ax];
+        let map = &self.schedule.maps[ax];
         if let Some(c) = map.center {
             let dst = &mut out[c.out * ob..(c.out + c.len) * ob];
             let src_off = in_off + c.src * ib;
-            let rows_follow = ax + 2 == self.plan.maps.len();
+            let rows_follow = ax + 2 == self.schedule.maps.len();
             if last {
                 copy(dst, &self.input[src_off..src_off + c.len * ib]);
-            } else if let (true, Some(program)) = (rows_follow, &self.plan.row) {
+            } else if let (true, Some(program)) = (rows_follow, &self.schedule.row) {
                 self.rows(program, src_off, dst);
             } else if use_threads(size_of_val(dst)) && c.len > 1 {
                 dst.par_chunks_mut(ob)
@@ -276,6 +129,8 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
             let dst = at * ob;
             match (run, map.center) {
                 (Run::Fill { len }, _) => self.fill(&mut out[dst..dst + len * ob]),
+                // Written below, once everything they echo is.
+                (Run::Echo { .. }, _) => {}
                 // Contiguous sources inside the center: one copy of the whole run.
                 (Run::Forward { src, len }, Some(c)) => {
                     duplicate(out, (c.out + src - c.src) * ob, dst, len * ob)
@@ -299,6 +154,11 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
                 }
             }
         }
+        for &(at, run) in &map.runs {
+            if let Run::Echo { offset, len } = run {
+                echo(out, at * ob, len * ob, offset * ob as isize);
+            }
+        }
     }
 
     /// Consecutive output rows of the last merged axis, each reading the next input row
@@ -307,7 +167,7 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
         let row_bytes = program.len * size_of::<T>();
         if use_threads(size_of_val(out)) && out.len() > program.len {
             let rows = (PARALLEL_BYTES / row_bytes.max(1)).max(1);
-            let in_row = self.plan.in_row;
+            let in_row = self.schedule.in_row;
             out.par_chunks_mut(rows * program.len)
                 .enumerate()
                 .for_each(|(t, o)| self.rows_serial(program, in_off + t * rows * in_row, o));
@@ -339,7 +199,8 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
         input: &[T],
         out: &mut [MaybeUninit<T>],
     ) {
-        let in_row = self.plan.in_row;
+        let in_row = self.schedule.in_row;
+        debug_assert_eq!(out.len() % len, 0, "the output holds whole rows");
         let Some(last) = (out.len() / len).checked_sub(1) else {
             return;
         };
@@ -385,6 +246,7 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
     /// (never a valid index of `input`, so it selects the fill value without a branch).
     #[inline(always)]
     fn gather(&self, out: &mut [MaybeUninit<T>], table: &[u32], input: &[T]) {
+        debug_assert_eq!(out.len(), table.len(), "a table entry for every element");
         for (x, &p) in out.iter_mut().zip(table) {
             x.write(input.get(p as usize).unwrap_or(self.value).clone());
         }
@@ -406,8 +268,9 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
         let table: &[u32; N] = table
             .try_into()
             .expect("tiny_rows dispatches on the length");
-        let rows = out.as_chunks_mut::<N>().0;
-        let in_row = self.plan.in_row;
+        let (rows, rest) = out.as_chunks_mut::<N>();
+        debug_assert!(rest.is_empty(), "the output holds whole rows");
+        let in_row = self.schedule.in_row;
         if in_row == 0 {
             // Rows of fill only: there is no input to read.
             return rows.iter_mut().for_each(|o| self.gather(o, table, &[]));
@@ -445,6 +308,7 @@ fn parallel_chunk<T>(len: usize) -> Option<usize> {
 
 /// Writes a clone of `src` into `dst`: split across threads when large.
 fn copy<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    debug_assert_eq!(dst.len(), src.len(), "copies have equal lengths");
     match parallel_chunk::<T>(dst.len()) {
         Some(chunk) => dst
             .par_chunks_mut(chunk)
@@ -511,6 +375,7 @@ fn reverse_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
 /// array's) unrolls and vectorises.
 #[inline(always)]
 fn write_reversed<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    debug_assert_eq!(dst.len(), src.len(), "copies have equal lengths");
     for (d, s) in dst.iter_mut().zip(src.iter().rev()) {
         d.write(s.clone());
     }
@@ -543,9 +408,29 @@ pub(crate) fn fill_each<T: Clone>(dst: &mut [MaybeUninit<T>], value: &T) {
     dst.iter_mut().for_each(|x| _ = x.write(value.clone()));
 }
 
-/// Copies `out[from..from+len]` to `out[to..to+len]`. The source lies inside the center
-/// of the axis being written, which `Writer::axis` wrote before any run, and the two
-/// ranges never overlap (the destination is outside the center).
+/// Writes `out[at..at + len]` as a copy of the output `offset` positions away, which is
+/// written as far as the copy reaches (`AxisMap` lists a period's worth next to each
+/// echo): in doubling steps, each copying output written before or by the previous step,
+/// toward the far end (right to left for an echo that reads to its right).
+fn echo<T: Clone + Send + Sync>(out: &mut [MaybeUninit<T>], at: usize, len: usize, offset: isize) {
+    let mut dist = offset.unsigned_abs();
+    let mut done = 0;
+    while done < len {
+        let n = (len - done).min(dist);
+        if offset < 0 {
+            duplicate(out, at + done - dist, at + done, n);
+        } else {
+            let to = at + len - done - n;
+            duplicate(out, to + dist, to, n);
+        }
+        done += n;
+        dist *= 2;
+    }
+}
+
+/// Copies `out[from..from+len]` to `out[to..to+len]`. The source is output already
+/// written: inside the center of the axis being written, which `Writer::axis` writes
+/// before any run, or (for echoes) a stretch written before. The ranges never overlap.
 fn duplicate<T: Clone + Send + Sync>(
     out: &mut [MaybeUninit<T>],
     from: usize,
@@ -559,6 +444,6 @@ fn duplicate<T: Clone + Send + Sync>(
         let (head, tail) = out.split_at_mut(from);
         (&tail[..len], &mut head[to..to + len])
     };
-    // SAFETY: the source range is inside the axis' center, already written (see above).
+    // SAFETY: the source range is output already written (see above).
     copy(dst, unsafe { src.assume_init_ref() });
 }

@@ -22,6 +22,8 @@
 //! ```
 
 mod adjoint;
+mod alloc;
+mod api;
 mod axis_map;
 mod block_copy;
 mod bytes;
@@ -32,24 +34,25 @@ mod mode;
 mod packed;
 mod plan;
 mod row;
+mod schedule;
 mod shape;
 mod spec;
 mod tensor;
 
 pub use adjoint::{pad_adjoint, pad_adjoint_in_place};
+pub use alloc::{HUGE_PAGE_THRESHOLD, prefer_huge_pages};
+pub use api::{pad, pad_bytes, pad_cloned, pad_cloned_into, pad_into};
 pub use axis_map::axis_sources;
-pub use bytes::pad_bytes;
 pub use dtype::{DType, Element, Layout};
 pub use error::{PadError, Result};
-pub use kernel::{pad, pad_into};
 pub use mode::PadMode;
 pub use plan::Plan;
 pub use shape::{Dim, axis_output, output_shape};
 pub use spec::{AxisPad, PadSpec, normalize_axes};
 pub use tensor::{Data, Tensor, pad_tensor};
 pub mod onnx;
-pub mod workload;
 
-// Element types that appear in the public API.
+// Crates whose types appear in the public API.
+pub use bytemuck;
 pub use half;
 pub use num_complex;

@@ -12,6 +12,9 @@ use crate::axis_map::{AxisMap, Run};
 /// program path; longer borders are copied run by run from the written center instead.
 const EDGE_LIMIT: usize = 64;
 
+// Axis maps list borders this short position by position, without echoes.
+const _: () = assert!(EDGE_LIMIT <= crate::axis_map::LISTED);
+
 /// Rows of at most this many output elements are one [`RowWrites::Table`].
 pub(crate) const TINY_ROW: usize = 8;
 
@@ -207,10 +210,12 @@ impl RowProgram {
             // src < in_row <= FILL (checked above)
             tables.extend((body.src..body.src + body.len).map(|s| s as u32));
             push_table(&mut tables, after, unit);
-            return Some(RowProgram {
+            let program = RowProgram {
                 len,
                 writes: RowWrites::Table(tables),
-            });
+            };
+            program.debug_check(in_row);
+            return Some(program);
         }
         push_table(&mut tables, after, unit);
         let right = tables.len() - left;
@@ -232,10 +237,49 @@ impl RowProgram {
             body,
             gap_writes,
         };
-        Some(RowProgram {
+        let program = RowProgram {
             len,
             writes: RowWrites::Framed(framed),
-        })
+        };
+        program.debug_check(in_row);
+        Some(program)
+    }
+
+    /// In debug builds, asserts what the row writers rely on: every row element is
+    /// written once (the parts add up to the row; the gap's stretches tile it), and every
+    /// table entry is [`FILL`] or reads inside the input rows it is given (one row for
+    /// the borders and tiny rows, two for the gap).
+    fn debug_check(&self, in_row: usize) {
+        if !cfg!(debug_assertions) {
+            return;
+        }
+        let reads_inside = |table: &[u32], rows: usize| {
+            table
+                .iter()
+                .all(|&p| p == FILL || (p as usize) < rows * in_row)
+        };
+        match &self.writes {
+            RowWrites::Table(table) => {
+                assert_eq!(table.len(), self.len, "a tiny row's table is the row");
+                assert!(reads_inside(table, 1), "{table:?} reads inside one row");
+            }
+            RowWrites::Framed(f) => {
+                assert_eq!(f.left + f.body.len + f.right, self.len, "{f:?} is the row");
+                assert!(
+                    f.body.src + f.body.len <= in_row,
+                    "{f:?} copies inside a row"
+                );
+                assert_eq!(f.gap().len(), f.left + f.right, "the gap is both borders");
+                assert!(reads_inside(&f.tables[..f.left + f.right], 1), "{f:?}");
+                assert!(reads_inside(f.gap(), 2), "{f:?}");
+                if let GapWrites::Stretches(stretches) = &f.gap_writes {
+                    let end = stretches
+                        .iter()
+                        .try_fold(0, |next, s| (s.at == next).then_some(s.at + s.len));
+                    assert_eq!(end, Some(f.gap().len()), "{stretches:?} tile the gap");
+                }
+            }
+        }
     }
 }
 
@@ -245,6 +289,7 @@ fn push_table(table: &mut Table, runs: &[(usize, Run)], unit: usize) {
     for &(_, run) in runs {
         match run {
             Run::Fill { len } => table.resize(table.len() + len * unit, FILL),
+            Run::Echo { .. } => unreachable!("borders of row programs list every position"),
             // sources < in_row <= FILL (checked by `RowProgram::new`)
             run => table.extend(
                 run.sources()

@@ -97,6 +97,7 @@ pub fn axis_output<D: Dim>(axis: usize, d: &D, p: &AxisPad, mode: PadMode) -> Re
     if p.is_identity() {
         return Ok(d.clone());
     }
+    p.check_interior(axis, mode)?;
     match d.to_i64() {
         Some(n) => {
             let out = concrete_extent(axis, n, p, mode)?;
@@ -137,7 +138,8 @@ pub(crate) fn concrete_extent(axis: usize, d: i64, p: &AxisPad, mode: PadMode) -
         });
     }
     if mode != PadMode::Constant {
-        let cropped = wide((-p.begin).max(0)) + wide((-p.end).max(0));
+        // Negated in i128: `-i64::MIN` does not fit an i64.
+        let cropped = (-wide(p.begin)).max(0) + (-wide(p.end)).max(0);
         let window = wide(d) - cropped;
         if window < 0 {
             return Err(PadError::CropTooLarge {

@@ -57,6 +57,27 @@ impl AxisPad {
     pub fn is_identity(&self) -> bool {
         self.begin == 0 && self.end == 0 && self.interior == 0
     }
+
+    /// Checks the interior padding of axis `axis`: not negative, and only in constant
+    /// mode.
+    ///
+    /// ```
+    /// use padkit::{AxisPad, PadMode};
+    /// let p = AxisPad { begin: 0, end: 0, interior: 1 };
+    /// assert!(p.check_interior(0, PadMode::Constant).is_ok());
+    /// assert!(p.check_interior(0, PadMode::Edge).is_err());
+    /// ```
+    pub fn check_interior(&self, axis: usize, mode: PadMode) -> Result<()> {
+        match self.interior {
+            interior if interior < 0 => Err(PadError::NegativeInterior { axis, interior }),
+            interior if interior > 0 && mode != PadMode::Constant => Err(PadError::InteriorMode {
+                axis,
+                mode,
+                interior,
+            }),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl PadSpec {
@@ -151,22 +172,13 @@ impl PadSpec {
         let mut out = vec![AxisPad::default(); rank];
         for i in 0..n {
             let axis = axes.as_ref().map_or(i, |axes| axes[i]);
-            let interior = self.interior.as_ref().map_or(0, |r| r[i]);
-            if interior < 0 {
-                return Err(PadError::NegativeInterior { axis, interior });
-            }
-            if interior > 0 && self.mode != PadMode::Constant {
-                return Err(PadError::InteriorMode {
-                    axis,
-                    mode: self.mode,
-                    interior: interior as usize,
-                });
-            }
-            out[axis] = AxisPad {
+            let p = AxisPad {
                 begin: self.pads[i],
                 end: self.pads[n + i],
-                interior,
+                interior: self.interior.as_ref().map_or(0, |r| r[i]),
             };
+            p.check_interior(axis, self.mode)?;
+            out[axis] = p;
         }
         Ok(out)
     }

@@ -2,7 +2,7 @@
 //! dispatch on, and its pad and adjoint.
 
 use crate::packed::{pack, unpack};
-use crate::{DType, Element, Layout, PadError, PadSpec, Result, pad, pad_bytes};
+use crate::{DType, Element, Layout, PadError, PadSpec, Result, pad, pad_bytes, pad_cloned};
 
 /// The storage of a [`Tensor`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -40,20 +40,38 @@ impl Tensor {
     /// ```
     pub fn new(dtype: DType, shape: Vec<usize>, data: Data) -> Result<Tensor> {
         let elements = checked_len(&shape)?;
-        let (expected, got) = match (&data, dtype.layout()) {
-            (Data::Strings(s), Layout::Strings) => (elements, s.len()),
-            (Data::Bytes(b), Layout::Bytes(_) | Layout::Packed(_)) => {
-                (dtype.storage_bytes(elements).unwrap_or(usize::MAX), b.len())
+        match (&data, dtype.layout()) {
+            (Data::Strings(s), Layout::Strings) if s.len() != elements => {
+                return Err(PadError::DataLength {
+                    what: "tensor data",
+                    shape,
+                    expected: elements,
+                    got: s.len(),
+                });
             }
+            (Data::Bytes(b), Layout::Bytes(_) | Layout::Packed(_)) => {
+                let expected =
+                    dtype
+                        .storage_bytes(elements)
+                        .ok_or_else(|| PadError::InputTooLarge {
+                            shape: shape.clone(),
+                        })?;
+                if b.len() != expected {
+                    return Err(PadError::ByteLength {
+                        what: "tensor data",
+                        shape,
+                        expected,
+                        got: b.len(),
+                    });
+                }
+                if dtype == DType::Bool
+                    && let Some(at) = b.iter().position(|&x| x > 1)
+                {
+                    return Err(PadError::BoolByte { at, byte: b[at] });
+                }
+            }
+            (Data::Strings(_), Layout::Strings) => {}
             _ => return Err(PadError::WrongStorage { dtype }),
-        };
-        if expected != got {
-            return Err(PadError::DataLength {
-                what: "tensor data",
-                shape,
-                expected,
-                got,
-            });
         }
         Ok(Tensor { dtype, shape, data })
     }
@@ -210,10 +228,8 @@ fn checked_len(shape: &[usize]) -> Result<usize> {
     shape
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| PadError::TooLarge {
+        .ok_or_else(|| PadError::InputTooLarge {
             shape: shape.to_vec(),
-            bytes: u128::MAX,
-            limit: isize::MAX as u128,
         })
 }
 
@@ -253,7 +269,7 @@ pub fn pad_tensor(input: &Tensor, spec: &PadSpec, value: Option<&Tensor>) -> Res
     let shape = &input.shape;
     let (out_shape, data) = match (&input.data, &value.data, input.dtype.layout()) {
         (Data::Strings(x), Data::Strings(v), _) => {
-            let (s, out) = pad(x, shape, spec, v[0].clone())?;
+            let (s, out) = pad_cloned(x, shape, spec, v[0].clone())?;
             (s, Data::Strings(out))
         }
         (Data::Bytes(x), Data::Bytes(v), Layout::Packed(bits)) => {

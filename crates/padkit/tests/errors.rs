@@ -1,6 +1,8 @@
 //! Each rule's error names the axis and the numbers; nothing panics or over-allocates.
 
-use padkit::{DType, Data, PadError, PadMode, PadSpec, Tensor, output_shape, pad, pad_tensor};
+use padkit::{
+    DType, Data, PadError, PadMode, PadSpec, Plan, Tensor, output_shape, pad, pad_tensor,
+};
 
 fn message(shape: &[usize], spec: PadSpec) -> String {
     let n = shape.iter().product();
@@ -94,7 +96,47 @@ fn overflowing_pads_are_refused_before_allocating() {
     let err = pad(&[1u64], &[1], &PadSpec::new(vec![1 << 62, 0]), 0).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "output of shape [4611686018427387905] would take 36893488147419103240 bytes, above the limit of 9223372036854775807 bytes"
+        "output of shape [4611686018427387905] would take 36893488147419103240 bytes \
+         (34359738368.0 GiB), above the limit of 9223372036854775807 bytes (8589934592.0 GiB)"
+    );
+}
+
+/// Crops at the ends of `i64`: 3 + i64::MIN + i64::MAX = 2 elements, but the crop
+/// reaches far past the axis, which only constant mode allows (its output is all fill).
+#[test]
+fn crops_at_the_ends_of_i64_are_refused_in_index_modes() {
+    for mode in [
+        PadMode::Edge,
+        PadMode::Reflect,
+        PadMode::Wrap,
+        PadMode::Symmetric,
+    ] {
+        for pads in [vec![i64::MIN, i64::MAX], vec![i64::MAX, i64::MIN]] {
+            let err = pad(
+                &[1.0f32, 2.0, 3.0],
+                &[3],
+                &PadSpec::new(pads).with_mode(mode),
+                0.0,
+            )
+            .unwrap_err();
+            assert!(
+                matches!(err, PadError::CropTooLarge { axis: 0, .. }),
+                "{mode}: {err}"
+            );
+        }
+    }
+    let spec = PadSpec::new(vec![i64::MIN, i64::MAX]);
+    assert_eq!(
+        pad(&[1.0f32, 2.0, 3.0], &[3], &spec, 9.0).unwrap().1,
+        vec![9.0, 9.0]
+    );
+    let message = pad(&[1u8; 3], &[3], &spec.with_mode(PadMode::Edge), 0)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        message,
+        "axis 0: mode edge crops 9223372036854775807 of 3 elements (begin -9223372036854775808, \
+         end 9223372036854775807), leaving -9223372036854775805"
     );
 }
 
@@ -107,16 +149,46 @@ fn caller_limit() {
     );
 }
 
+/// An empty output needs no memory, whatever its other extents.
 #[test]
-fn huge_shape_product_is_refused() {
+fn empty_outputs_with_huge_extents() {
+    let huge = 1 << 61;
+    let spec = PadSpec::new(vec![huge, huge, 0, huge, huge, 0]);
+    let plan = Plan::new(&[0, 0, 0], &spec, 4).unwrap();
+    assert_eq!(plan.output_shape(), &[1 << 62, 1 << 62, 0]);
+    assert_eq!((plan.input_len(), plan.output_len()), (0, 0));
+    assert_eq!(plan.run_to_vec::<f32>(&[], &0.0).unwrap(), vec![]);
+}
+
+#[test]
+fn input_extents_that_overflow_are_refused() {
     let shape = [1usize << 40, 1 << 40, 0];
     let spec = PadSpec::new(vec![0, 0, 0, 0, 0, 1]);
-    let err = output_shape(&shape, &spec).unwrap();
-    assert_eq!(err, vec![1 << 40, 1 << 40, 1]);
-    assert!(matches!(
-        pad::<u8>(&[], &shape, &spec, 0),
-        Err(PadError::TooLarge { .. })
-    ));
+    assert_eq!(
+        output_shape(&shape, &spec).unwrap(),
+        vec![1 << 40, 1 << 40, 1]
+    );
+    let err = pad::<u8>(&[], &shape, &spec, 0).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "input of shape [1099511627776, 1099511627776, 0] has more elements than memory can address"
+    );
+}
+
+/// Periodic borders far wider than their axis plan in a few runs and run in doubling
+/// copies: numpy's answer, without a run per period.
+#[test]
+fn huge_reflect_borders_plan_quickly() {
+    let spec = PadSpec::new(vec![1 << 40, 1 << 40]).with_mode(PadMode::Reflect);
+    assert!(Plan::new(&[2], &spec, 1).is_ok());
+    let spec = PadSpec::new(vec![5_000_000, 3]).with_mode(PadMode::Reflect);
+    let (_, out) = pad(&[1u8, 2], &[2], &spec, 0).unwrap();
+    assert_eq!(out.len(), 5_000_005);
+    assert!(
+        out.iter()
+            .enumerate()
+            .all(|(i, &v)| v == if i % 2 == 0 { 1 } else { 2 })
+    );
 }
 
 #[test]
@@ -154,7 +226,12 @@ fn tensor_storage_mismatch() {
     let err = Tensor::new(DType::Float32, vec![2], Data::Bytes(vec![0; 7])).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "tensor data holds 7 elements but shape [2] needs 8"
+        "tensor data holds 7 bytes but shape [2] needs 8 bytes"
+    );
+    let err = Tensor::new(DType::Bool, vec![3], Data::Bytes(vec![1, 0, 7])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "bool element 2 is stored as byte 7; bool bytes must be 0 or 1"
     );
 }
 

@@ -1,4 +1,5 @@
-//! ONNX Pad models built in code, for tests, examples and the CLI's self-check.
+//! ONNX Pad models built in code: the self-check's cases, the bench's models, and the
+//! test models of padkit-tract and the CLI.
 
 use padkit::Tensor;
 use tract_onnx::pb::{
@@ -25,7 +26,7 @@ pub enum Feed {
 /// One ONNX model holding a single Pad node.
 ///
 /// ```
-/// use padkit_tract::model::{Feed, PadModel};
+/// use padkit_cli::model::{Feed, PadModel};
 /// let x = padkit::Tensor::from_slice(&[3], &[1.0f32, 2.0, 3.0]).unwrap();
 /// let m = PadModel::new(19, "wrap", x, vec![1, 1], Feed::Initializer);
 /// assert_eq!(m.proto().opset_import[0].version, 19);

@@ -1,12 +1,12 @@
 //! The benchmark workloads W1–W8: the shapes Pad meets in image, audio and physics models.
 //! Both the criterion benchmarks and `padkit bench` time exactly these.
 
-use crate::{DType, PadMode, PadSpec};
+use padkit::{DType, PadMode, PadSpec};
 
 /// One benchmark case: an input shape and type, and the pad applied to it.
 ///
 /// ```
-/// let w = &padkit::workload::all()[0];
+/// let w = &padkit_workloads::all()[0];
 /// assert_eq!(w.name, "W1-constant");
 /// assert_eq!(w.output_shape(), vec![1, 64, 260, 260]);
 /// ```
@@ -35,17 +35,17 @@ impl Workload {
     /// The output shape (workloads are valid by construction).
     ///
     /// ```
-    /// let w8 = padkit::workload::all().into_iter().find(|w| w.name == "W8-wrap").unwrap();
+    /// let w8 = padkit_workloads::all().into_iter().find(|w| w.name == "W8-wrap").unwrap();
     /// assert_eq!(w8.output_shape(), vec![16 * 1024 * 1024 + 2048]);
     /// ```
     pub fn output_shape(&self) -> Vec<usize> {
-        crate::output_shape(&self.shape, &self.spec).unwrap_or_default()
+        padkit::output_shape(&self.shape, &self.spec).unwrap_or_default()
     }
 
     /// Input elements.
     ///
     /// ```
-    /// assert_eq!(padkit::workload::all()[0].input_len(), 64 * 256 * 256);
+    /// assert_eq!(padkit_workloads::all()[0].input_len(), 64 * 256 * 256);
     /// ```
     pub fn input_len(&self) -> usize {
         self.shape.iter().product()
@@ -54,7 +54,7 @@ impl Workload {
     /// Output elements.
     ///
     /// ```
-    /// assert_eq!(padkit::workload::all()[0].output_len(), 64 * 260 * 260);
+    /// assert_eq!(padkit_workloads::all()[0].output_len(), 64 * 260 * 260);
     /// ```
     pub fn output_len(&self) -> usize {
         self.output_shape().iter().product()
@@ -64,7 +64,7 @@ impl Workload {
 /// W1–W8 in order. `quick` keeps only the small and medium ones.
 ///
 /// ```
-/// let all = padkit::workload::all();
+/// let all = padkit_workloads::all();
 /// assert_eq!(all.len(), 13);
 /// assert!(all.iter().any(|w| w.name == "W3-edge"));
 /// ```

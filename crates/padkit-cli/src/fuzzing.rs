@@ -1,0 +1,85 @@
+//! The bodies of the CLI's fuzz targets (`fuzz/fuzz_targets`), which the corpus replay
+//! tests also call on the stable toolchain. Errors are fine; a panic, an abort or a
+//! panic that [`isolated`](crate::isolate::isolated) had to catch is a finding.
+
+use prost::Message;
+use tract_onnx::pb::ModelProto;
+use tract_onnx::pb::tensor_shape_proto::dimension::Value;
+use tract_onnx::pb::type_proto;
+
+use crate::engine::{self, Engine};
+use crate::isolate::Panicked;
+
+/// Largest output a fuzzed run may allocate.
+const MAX_OUTPUT_BYTES: u64 = 1 << 24;
+
+/// The readers on `data`: as a `TensorProto`, as a `.npy` file, and as a model run by the
+/// core engine on small inputs.
+///
+/// ```
+/// padkit_cli::fuzzing::readers(b"\x93NUMPY\x01\x00");
+/// ```
+pub fn readers(data: &[u8]) {
+    let _ = crate::proto::decode_tensor(data, "fuzz input");
+    let _ = crate::npy::read_npy(data, "fuzz input");
+    run(data, Engine::Core);
+}
+
+/// `data` as a model through the checks and tract (load, optimise, run on small inputs).
+///
+/// ```
+/// padkit_cli::fuzzing::tract_model(&[0x08, 0x07]);
+/// ```
+pub fn tract_model(data: &[u8]) {
+    run(data, Engine::Tract);
+}
+
+fn run(data: &[u8], engine: Engine) {
+    let Ok(model) = ModelProto::decode(data) else {
+        return;
+    };
+    let Some(inputs) = small_inputs(&model) else {
+        return;
+    };
+    if let Err(e) = engine::run(engine, &model, &inputs, MAX_OUTPUT_BYTES)
+        && let Some(p) = e.downcast_ref::<Panicked>()
+    {
+        panic!("{p}");
+    }
+}
+
+/// Zero-filled inputs of the declared types, symbolic dims set to 2, when they are small.
+fn small_inputs(model: &ModelProto) -> Option<Vec<padkit::Tensor>> {
+    let g = model.graph.as_ref()?;
+    let names = crate::graph::graph_inputs(model).ok()?;
+    names
+        .iter()
+        .map(|name| {
+            let input = g.input.iter().find(|i| &i.name == name)?;
+            let Some(type_proto::Value::TensorType(tt)) = input.r#type.as_ref()?.value.as_ref()
+            else {
+                return None;
+            };
+            let dtype = padkit::DType::from_onnx(tt.elem_type).ok()?;
+            let shape: Vec<usize> = tt
+                .shape
+                .as_ref()?
+                .dim
+                .iter()
+                .map(|d| match d.value {
+                    Some(Value::DimValue(v)) => usize::try_from(v).ok().filter(|&v| v <= 64),
+                    _ => Some(2),
+                })
+                .collect::<Option<_>>()?;
+            let n = shape
+                .iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d))
+                .filter(|&n| n <= 4096)?;
+            let data = match dtype.layout() {
+                padkit::Layout::Strings => padkit::Data::Strings(vec![String::new(); n]),
+                _ => padkit::Data::Bytes(vec![0; dtype.storage_bytes(n)?]),
+            };
+            padkit::Tensor::new(dtype, shape, data).ok()
+        })
+        .collect()
+}

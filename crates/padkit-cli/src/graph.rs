@@ -1,0 +1,408 @@
+//! What every engine needs of a model before it runs: the checks ONNX Runtime makes at
+//! load time (versions, names, tensors), so that no engine, ours or tract, meets a
+//! malformed graph; and the evaluation of Pad graphs for the `core` and `burn` engines.
+
+use std::collections::{HashMap, HashSet};
+
+use anyhow::{Context, Result, bail, ensure};
+use padkit::{DType, PadSpec, Tensor};
+use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
+
+use crate::proto::{check_proto, tensor_from_proto};
+
+/// The newest ONNX opset of the default domain padkit knows (Pad-25).
+pub const NEWEST_OPSET: i64 = 25;
+
+/// The newest ONNX IR version padkit reads.
+pub const NEWEST_IR_VERSION: i64 = 13;
+
+/// The model's version of the default ONNX domain.
+///
+/// ```
+/// use tract_onnx::pb::{ModelProto, OperatorSetIdProto};
+/// let m = ModelProto { opset_import: vec![OperatorSetIdProto { domain: "".into(), version: 19 }], ..Default::default() };
+/// assert_eq!(padkit_cli::graph::opset(&m).unwrap(), 19);
+/// assert!(padkit_cli::graph::opset(&ModelProto::default()).is_err());
+/// ```
+pub fn opset(model: &ModelProto) -> Result<i64> {
+    let default: Vec<i64> = model
+        .opset_import
+        .iter()
+        .filter(|o| o.domain.is_empty() || o.domain == "ai.onnx")
+        .map(|o| o.version)
+        .collect();
+    match default[..] {
+        [v] if (1..=NEWEST_OPSET).contains(&v) => Ok(v),
+        [v] => bail!(
+            "the model imports opset {v} of the default ONNX domain; padkit knows opsets 1 to {NEWEST_OPSET}"
+        ),
+        [] => bail!(
+            "the model imports no opset of the default ONNX domain (its opset_import lists none)"
+        ),
+        _ => bail!(
+            "the model imports the default ONNX domain {} times ({default:?})",
+            default.len()
+        ),
+    }
+}
+
+/// Checks what ONNX Runtime checks when it loads a model: the IR version and opset, that
+/// every name a node or the graph reads is produced once, that Constant nodes have their
+/// one output and one value, and that every stored tensor matches its type and shape.
+/// Subgraphs (If, Loop, Scan bodies) are checked too, with the names of the graphs
+/// around them in scope.
+pub fn check_model(model: &ModelProto) -> Result<()> {
+    let ir = model.ir_version;
+    ensure!(
+        (1..=NEWEST_IR_VERSION).contains(&ir),
+        "the model declares IR version {ir}; padkit reads IR versions 1 to {NEWEST_IR_VERSION}"
+    );
+    opset(model)?;
+    let graph = model.graph.as_ref().context("the model has no graph")?;
+    check_graph(graph, &HashSet::new())
+}
+
+fn check_graph(g: &GraphProto, outer: &HashSet<&str>) -> Result<()> {
+    let mut defined: HashSet<&str> = outer.clone();
+    let mut producer: HashMap<&str, String> = HashMap::new();
+    for t in &g.initializer {
+        check_proto(t).context("initializer")?;
+        defined.insert(&t.name);
+    }
+    for i in &g.input {
+        defined.insert(&i.name);
+    }
+    for node in &g.node {
+        for out in node.output.iter().filter(|o| !o.is_empty()) {
+            if let Some(first) = producer.insert(out, describe(node)) {
+                bail!(
+                    "{} and {first} both produce {out:?}; ONNX names each value once",
+                    describe(node)
+                );
+            }
+            ensure!(
+                !g.input.iter().any(|i| &i.name == out),
+                "{} produces {out:?}, which is already a graph input",
+                describe(node)
+            );
+        }
+    }
+    let produced = |name: &str| defined.contains(name) || producer.contains_key(name);
+    for node in &g.node {
+        for input in node.input.iter().filter(|i| !i.is_empty()) {
+            ensure!(
+                produced(input),
+                "{} reads {input:?}, which nothing in the graph produces",
+                describe(node)
+            );
+        }
+        if node.op_type == "Constant" && is_default_domain(node) {
+            check_constant(node)?;
+        }
+        for a in &node.attribute {
+            let inner: HashSet<&str> = defined
+                .iter()
+                .copied()
+                .chain(producer.keys().copied())
+                .collect();
+            for sub in a.g.iter().chain(&a.graphs) {
+                check_graph(sub, &inner)
+                    .with_context(|| format!("in attribute {:?} of {}", a.name, describe(node)))?;
+            }
+            if let Some(t) = &a.t {
+                check_proto(t)
+                    .with_context(|| format!("attribute {:?} of {}", a.name, describe(node)))?;
+            }
+        }
+    }
+    for out in &g.output {
+        ensure!(
+            produced(&out.name),
+            "graph output {:?} is produced by no node, input or initializer",
+            out.name
+        );
+    }
+    Ok(())
+}
+
+fn is_default_domain(node: &NodeProto) -> bool {
+    node.domain.is_empty() || node.domain == "ai.onnx"
+}
+
+/// `Pad node "p"` or `Pad node #3` for an unnamed one.
+pub fn describe(node: &NodeProto) -> String {
+    if node.name.is_empty() {
+        format!("{} node with outputs {:?}", node.op_type, node.output)
+    } else {
+        format!("{} node {:?}", node.op_type, node.name)
+    }
+}
+
+/// A Constant node: one output, one value attribute.
+fn check_constant(node: &NodeProto) -> Result<()> {
+    ensure!(
+        node.output.len() == 1,
+        "{} has {} outputs; Constant has exactly 1",
+        describe(node),
+        node.output.len()
+    );
+    ensure!(
+        node.attribute.len() == 1,
+        "{} has {} attributes; Constant takes exactly one value",
+        describe(node),
+        node.attribute.len()
+    );
+    Ok(())
+}
+
+/// A Pad node with its operands evaluated, for an engine to run.
+pub struct PadCall {
+    /// How the node is described in errors.
+    pub node: String,
+    /// The data.
+    pub x: Tensor,
+    /// The pad.
+    pub spec: PadSpec,
+    /// The constant value, if given.
+    pub value: Option<Tensor>,
+}
+
+/// What an engine makes of one Pad node.
+pub enum PadResult {
+    /// The output.
+    Ran(Tensor),
+    /// The engine cannot hold the case (an element type it lacks), with the reason.
+    Unsupported(String),
+}
+
+/// The graph's outputs by name, or the reason the engine cannot hold the case.
+pub enum Outcome {
+    /// Every graph output, in order, by name.
+    Ran(Vec<(String, Tensor)>),
+    /// The engine cannot hold the case, and why.
+    Unsupported(String),
+}
+
+/// Evaluates a checked graph of Pad, Constant and Identity nodes (in the default domain)
+/// fed by graph inputs and initializers, with `pad` running each Pad node; `engine`
+/// names the engine in errors. Returns exactly the graph's outputs.
+pub fn evaluate(
+    model: &ModelProto,
+    inputs: &[Tensor],
+    engine: &str,
+    pad: &dyn Fn(&PadCall) -> Result<PadResult>,
+) -> Result<Outcome> {
+    let opset = opset(model)?;
+    let g = model.graph.as_ref().context("the model has no graph")?;
+    let mut values: HashMap<&str, Tensor> = HashMap::new();
+    for t in &g.initializer {
+        values.insert(&t.name, tensor_from_proto(t)?);
+    }
+    let names = graph_inputs(model)?;
+    ensure!(
+        names.len() == inputs.len(),
+        "the model has {} graph inputs ({}) but {} were given",
+        names.len(),
+        names.join(", "),
+        inputs.len()
+    );
+    for (name, t) in names.iter().zip(inputs) {
+        values.insert(name, t.clone());
+    }
+    for node in &g.node {
+        let supported = is_default_domain(node)
+            && ["Pad", "Constant", "Identity"].contains(&node.op_type.as_str());
+        ensure!(
+            supported,
+            "the {engine} engine evaluates graphs of Pad, Constant and Identity nodes; {} is not one \
+             (run the model with --engine tract)",
+            describe(node)
+        );
+        ensure!(
+            node.output.len() == 1,
+            "{} has {} outputs; it must have 1",
+            describe(node),
+            node.output.len()
+        );
+        let out = match node.op_type.as_str() {
+            "Constant" => constant(node)?,
+            "Identity" => {
+                ensure!(
+                    node.input.len() == 1,
+                    "{} has {} inputs; it must have 1",
+                    describe(node),
+                    node.input.len()
+                );
+                operand(&values, node, 0)?.clone()
+            }
+            _ => match pad(&pad_call(node, opset, &values)?)? {
+                PadResult::Ran(t) => t,
+                PadResult::Unsupported(why) => return Ok(Outcome::Unsupported(why)),
+            },
+        };
+        values.insert(&node.output[0], out);
+    }
+    let outputs = g
+        .output
+        .iter()
+        .map(|o| {
+            let t = values
+                .get(o.name.as_str())
+                .with_context(|| format!("graph output {:?} was not computed", o.name))?;
+            Ok((o.name.clone(), t.clone()))
+        })
+        .collect::<Result<_>>()?;
+    Ok(Outcome::Ran(outputs))
+}
+
+/// True for graphs of Pad, Constant and Identity nodes only, whose outputs are exact.
+pub fn is_pad_graph(model: &ModelProto) -> bool {
+    model.graph.as_ref().is_some_and(|g| {
+        g.node.iter().all(|n| {
+            is_default_domain(n) && ["Pad", "Constant", "Identity"].contains(&n.op_type.as_str())
+        })
+    })
+}
+
+/// The graph inputs a caller feeds (those without an initializer), in order.
+pub fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
+    let g = model.graph.as_ref().context("the model has no graph")?;
+    let inits: HashSet<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
+    Ok(g.input
+        .iter()
+        .map(|i| i.name.clone())
+        .filter(|n| !inits.contains(n.as_str()))
+        .collect())
+}
+
+/// The value of a Constant node (its `value` tensor).
+fn constant(node: &NodeProto) -> Result<Tensor> {
+    let a = node
+        .attribute
+        .first()
+        .with_context(|| format!("{} has no value", describe(node)))?;
+    ensure!(
+        a.name == "value",
+        "{}: attribute {:?} is not supported here; the core and burn engines read Constant's 'value' tensor",
+        describe(node),
+        a.name
+    );
+    let t =
+        a.t.as_ref()
+            .with_context(|| format!("{}: attribute 'value' holds no tensor", describe(node)))?;
+    tensor_from_proto(t).with_context(|| describe(node))
+}
+
+fn operand<'v>(
+    values: &'v HashMap<&str, Tensor>,
+    node: &NodeProto,
+    ix: usize,
+) -> Result<&'v Tensor> {
+    let name = &node.input[ix];
+    values.get(name.as_str()).with_context(|| {
+        format!(
+            "{}: input {name:?} is not computed before it",
+            describe(node)
+        )
+    })
+}
+
+/// A Pad node of opset `opset` with its operands read from `values`, checked as ONNX
+/// defines them: the data's type is one this Pad version takes, `pads` is a 1-D int64
+/// tensor, `axes` a 1-D int32 or int64 tensor, and the constant value one element of the
+/// data's type.
+fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Result<PadCall> {
+    let name = describe(node);
+    let pad = padkit_tract::parse_pad_node(node, opset).map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let slots = node.input.len();
+    let most = if opset < 11 {
+        1
+    } else if opset < 18 {
+        3
+    } else {
+        4
+    };
+    ensure!(
+        slots >= 1 && slots <= most,
+        "{name} has {slots} inputs; Pad-{opset} takes 1 to {most}"
+    );
+    let given: Vec<usize> = (0..slots).filter(|&i| !node.input[i].is_empty()).collect();
+    let get = |ix: usize| -> Result<&Tensor> {
+        let slot = *given
+            .get(ix)
+            .with_context(|| format!("{name} lacks input {ix}"))?;
+        operand(values, node, slot)
+    };
+    let x = get(0)?;
+    padkit::onnx::check_type(x.dtype(), opset).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let ints = |t: &Tensor, what: &str, allowed: &[DType]| -> Result<Vec<i64>> {
+        ensure!(
+            allowed.contains(&t.dtype()),
+            "{name}: input '{what}' has type {}; Pad takes {}",
+            t.dtype(),
+            allowed
+                .iter()
+                .map(|d| d.name())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        );
+        ensure!(
+            t.shape().len() == 1,
+            "{name}: input '{what}' must be 1-D, it has shape {:?}",
+            t.shape()
+        );
+        Ok(match t.dtype() {
+            DType::Int32 => t.to_vec::<i32>()?.into_iter().map(i64::from).collect(),
+            _ => t.to_vec::<i64>()?,
+        })
+    };
+    let pads = match &pad.attr_pads {
+        Some(p) => p.clone(),
+        None => ints(get(1)?, "pads", &[DType::Int64])?,
+    };
+    let axes = pad
+        .axes_input
+        .map(|a| ints(get(a)?, "axes", &[DType::Int32, DType::Int64]))
+        .transpose()?;
+    let value = match (pad.attr_value, pad.value_input) {
+        (Some(bits), _) => Some(float_value(f32::from_bits(bits), x.dtype(), &name)?),
+        (None, Some(v)) => {
+            let v = get(v)?;
+            ensure!(
+                v.dtype() == x.dtype(),
+                "{name}: constant_value has type {} but the data has type {}",
+                v.dtype(),
+                x.dtype()
+            );
+            ensure!(
+                v.len() == 1,
+                "{name}: constant_value must be one value, it has shape {:?}",
+                v.shape()
+            );
+            Some(v.clone())
+        }
+        (None, None) => None,
+    };
+    Ok(PadCall {
+        node: name,
+        x: x.clone(),
+        spec: PadSpec {
+            pads,
+            axes,
+            mode: pad.mode,
+            ..PadSpec::default()
+        },
+        value,
+    })
+}
+
+/// The opset 1–10 float `value` attribute in the data's type (Pad-1 and Pad-2 take float
+/// data only).
+fn float_value(v: f32, dtype: DType, name: &str) -> Result<Tensor> {
+    Ok(match dtype {
+        DType::Float32 => Tensor::scalar(v),
+        DType::Float64 => Tensor::scalar(f64::from(v)),
+        DType::Float16 => Tensor::scalar(padkit::half::f16::from_f32(v)),
+        other => bail!("{name}: data of type {other} is not allowed before opset 11"),
+    })
+}

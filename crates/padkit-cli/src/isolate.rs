@@ -1,0 +1,59 @@
+//! The last line of defence: a panic inside a dependency (or a bug of ours) becomes an
+//! error naming what was being done, so that one bad case is one failure.
+
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use anyhow::Result;
+
+thread_local! {
+    /// True while [`isolated`] runs on this thread: its panics are reported as errors,
+    /// not printed by the panic hook.
+    static ISOLATED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Installs a panic hook that stays quiet for panics [`isolated`] turns into errors and
+/// prints the others as before. Call once, from `main`.
+pub fn install_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !ISOLATED.with(Cell::get) {
+            default(info);
+        }
+    }));
+}
+
+/// Runs `f`; a panic becomes an error `"{what}: internal error: {message}"`.
+///
+/// ```
+/// let err = padkit_cli::isolate::isolated("running the model", || -> anyhow::Result<()> { panic!("boom") }).unwrap_err();
+/// assert_eq!(err.to_string(), "running the model: internal error: boom");
+/// ```
+pub fn isolated<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let was = ISOLATED.with(|i| i.replace(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    ISOLATED.with(|i| i.set(was));
+    result.unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("a panic without a message");
+        Err(anyhow::Error::new(Panicked(format!(
+            "{what}: internal error: {message}"
+        ))))
+    })
+}
+
+/// The error [`isolated`] makes of a panic: a bug (ours or a dependency's), never a
+/// verdict on the input, which the fuzzers look for.
+#[derive(Debug)]
+pub struct Panicked(String);
+
+impl std::fmt::Display for Panicked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Panicked {}

@@ -1,0 +1,29 @@
+//! # padkit-cli: the `padkit` binary's library
+//!
+//! Everything `padkit` does, as functions: reading ONNX models, `TensorProto`s and `.npy`
+//! files strictly ([`proto`], [`npy`]); checking a model as ONNX Runtime does at load
+//! time ([`graph`]); running it on an engine ([`engine`]: padkit's core, tract with
+//! padkit's Pad, or Burn with padkit-burn); comparing outputs ([`report`], [`verdict`]);
+//! the built-in self-check, the conformance runner and the benchmark.
+//!
+//! Every reader refuses malformed input with an error naming the file, tensor, node or
+//! axis and the numbers involved; nothing a file holds can make it panic, abort or
+//! allocate more than the data it describes.
+
+pub mod bench;
+pub mod burn_engine;
+pub mod conformance;
+pub mod engine;
+pub mod fuzzing;
+pub mod graph;
+pub mod isolate;
+pub mod limits;
+pub mod model;
+pub mod names;
+pub mod npy;
+pub mod proto;
+pub mod report;
+pub mod run;
+pub mod selfcheck;
+pub mod tract_engine;
+pub mod verdict;

@@ -1,0 +1,282 @@
+//! ONNX `TensorProto`s, read strictly: every element type, raw or typed data (never
+//! both), counts and ranges checked, bool bytes normalised to 0/1 as ONNX Runtime and
+//! tract-onnx read them. Every error names the tensor.
+
+use anyhow::{Context, Result, bail, ensure};
+use padkit::{DType, Data, Layout, Tensor};
+use prost::Message;
+use tract_onnx::pb::TensorProto;
+use tract_onnx::pb::tensor_proto::DataLocation;
+
+/// Reads a serialized `TensorProto` from `bytes`; `origin` names where they came from.
+///
+/// ```
+/// use prost::Message;
+/// let tp = tract_onnx::pb::TensorProto { data_type: 7, dims: vec![2], int64_data: vec![3, -1], ..Default::default() };
+/// let t = padkit_cli::proto::decode_tensor(&tp.encode_to_vec(), "pads.pb").unwrap();
+/// assert_eq!(t.to_vec::<i64>().unwrap(), vec![3, -1]);
+/// ```
+pub fn decode_tensor(bytes: &[u8], origin: &str) -> Result<Tensor> {
+    let tp = TensorProto::decode(bytes)
+        .with_context(|| format!("{origin} is not a serialized ONNX TensorProto"))?;
+    tensor_from_proto(&tp).with_context(|| origin.to_string())
+}
+
+/// The checked element type and shape of a `TensorProto`, without reading its data.
+pub fn dtype_and_shape(tp: &TensorProto) -> Result<(DType, Vec<usize>)> {
+    let name = &tp.name;
+    let dtype =
+        DType::from_onnx(tp.data_type).map_err(|e| anyhow::anyhow!("tensor {name:?}: {e}"))?;
+    let shape = tp
+        .dims
+        .iter()
+        .map(|&d| {
+            usize::try_from(d)
+                .map_err(|_| anyhow::anyhow!("tensor {name:?}: dimension {d} is negative"))
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    let fits = shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .and_then(|n| dtype.storage_bytes(n))
+        .is_some_and(|b| b <= isize::MAX as usize);
+    ensure!(
+        fits,
+        "tensor {name:?}: shape {shape:?} of {dtype} has more elements than memory can address"
+    );
+    Ok((dtype, shape))
+}
+
+/// Checks a `TensorProto` the way [`tensor_from_proto`] reads it, without copying its data:
+/// for the initializers and Constant nodes of a model handed to another engine.
+pub fn check_proto(tp: &TensorProto) -> Result<()> {
+    let (dtype, shape) = dtype_and_shape(tp)?;
+    data_source(tp, dtype, &shape).map(drop)
+}
+
+/// Reads a `TensorProto` of any ONNX element type.
+///
+/// ```
+/// use tract_onnx::pb::TensorProto;
+/// let both = TensorProto { data_type: 1, dims: vec![1], float_data: vec![1.0], raw_data: vec![0; 4], ..Default::default() };
+/// let err = padkit_cli::proto::tensor_from_proto(&both).unwrap_err();
+/// assert!(err.to_string().contains("both raw_data and float_data"));
+/// ```
+pub fn tensor_from_proto(tp: &TensorProto) -> Result<Tensor> {
+    let (dtype, shape) = dtype_and_shape(tp)?;
+    let name = &tp.name;
+    let data = match data_source(tp, dtype, &shape)? {
+        Source::Strings => Data::Strings(
+            tp.string_data
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    String::from_utf8(s.clone())
+                        .with_context(|| format!("tensor {name:?}: string {i} is not UTF-8"))
+                })
+                .collect::<Result<_>>()?,
+        ),
+        Source::Raw => Data::Bytes(tp.raw_data.clone()),
+        Source::Typed => Data::Bytes(typed_bytes(tp, dtype)?),
+    };
+    let data = match data {
+        // ONNX reads any non-zero byte as true.
+        Data::Bytes(b) if dtype == DType::Bool => {
+            Data::Bytes(b.iter().map(|&x| u8::from(x != 0)).collect())
+        }
+        other => other,
+    };
+    Tensor::new(dtype, shape, data).map_err(|e| anyhow::anyhow!("tensor {name:?}: {e}"))
+}
+
+/// Where a tensor's elements are.
+enum Source {
+    Raw,
+    Typed,
+    Strings,
+}
+
+/// The typed field ONNX uses for `dtype`, and how many values it holds per element
+/// (sub-byte types: one entry per packed byte).
+fn typed_field(dtype: DType) -> (&'static str, usize) {
+    match dtype {
+        DType::Float32 => ("float_data", 1),
+        DType::Complex64 => ("float_data", 2),
+        DType::Float64 => ("double_data", 1),
+        DType::Complex128 => ("double_data", 2),
+        DType::Int64 => ("int64_data", 1),
+        DType::UInt32 | DType::UInt64 => ("uint64_data", 1),
+        DType::String => ("string_data", 1),
+        _ => ("int32_data", 1),
+    }
+}
+
+fn field_len(tp: &TensorProto, field: &str) -> usize {
+    match field {
+        "float_data" => tp.float_data.len(),
+        "double_data" => tp.double_data.len(),
+        "int64_data" => tp.int64_data.len(),
+        "uint64_data" => tp.uint64_data.len(),
+        "string_data" => tp.string_data.len(),
+        _ => tp.int32_data.len(),
+    }
+}
+
+/// Checks that the tensor's data lives in exactly one place that fits its type and shape.
+fn data_source(tp: &TensorProto, dtype: DType, shape: &[usize]) -> Result<Source> {
+    let name = &tp.name;
+    ensure!(
+        tp.external_data.is_empty() && tp.data_location != Some(DataLocation::External as i32),
+        "tensor {name:?}: its data is stored in an external file, which padkit does not read"
+    );
+    ensure!(
+        tp.segment.is_none(),
+        "tensor {name:?}: segmented tensors are not supported"
+    );
+    let fields = [
+        "float_data",
+        "double_data",
+        "int32_data",
+        "int64_data",
+        "uint64_data",
+        "string_data",
+    ];
+    let filled: Vec<&str> = fields
+        .into_iter()
+        .filter(|f| field_len(tp, f) > 0)
+        .collect();
+    let elements: usize = shape.iter().product();
+    let (field, per_element) = typed_field(dtype);
+    let show = || format!("{name:?} ({dtype} {shape:?})");
+    if !tp.raw_data.is_empty() {
+        if let Some(other) = filled.first() {
+            bail!(
+                "tensor {}: both raw_data and {other} are set; ONNX allows one",
+                show()
+            );
+        }
+        ensure!(
+            dtype != DType::String,
+            "tensor {}: strings cannot be stored in raw_data",
+            show()
+        );
+        return Ok(Source::Raw);
+    }
+    match filled[..] {
+        [] if elements == 0 => Ok(if dtype == DType::String {
+            Source::Strings
+        } else {
+            Source::Typed
+        }),
+        [] => bail!(
+            "tensor {}: holds no data for its {elements} elements",
+            show()
+        ),
+        [f] if f != field => bail!(
+            "tensor {}: elements of type {dtype} go in {field}, not {f}",
+            show()
+        ),
+        [_] => {
+            let expected = match dtype.layout() {
+                Layout::Packed(_) => dtype.storage_bytes(elements).unwrap_or(usize::MAX),
+                _ => elements.saturating_mul(per_element),
+            };
+            let got = field_len(tp, field);
+            ensure!(
+                got == expected,
+                "tensor {}: {field} holds {got} values but the shape needs {expected}",
+                show()
+            );
+            Ok(if dtype == DType::String {
+                Source::Strings
+            } else {
+                Source::Typed
+            })
+        }
+        _ => bail!(
+            "tensor {}: data in several fields ({}); ONNX allows one",
+            show(),
+            filled.join(", ")
+        ),
+    }
+}
+
+/// The little-endian bytes of a typed field, each value checked against the type's range.
+fn typed_bytes(tp: &TensorProto, dtype: DType) -> Result<Vec<u8>> {
+    let name = &tp.name;
+    let out_of_range = |i: usize, v: i128| {
+        anyhow::anyhow!("tensor {name:?}: value {v} at index {i} does not fit element type {dtype}")
+    };
+    Ok(match dtype {
+        DType::Float32 | DType::Complex64 => {
+            tp.float_data.iter().flat_map(|x| x.to_le_bytes()).collect()
+        }
+        DType::Float64 | DType::Complex128 => tp
+            .double_data
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect(),
+        DType::Int64 => tp.int64_data.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        DType::UInt64 => tp
+            .uint64_data
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect(),
+        DType::UInt32 => tp
+            .uint64_data
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                u32::try_from(x)
+                    .map(u32::to_le_bytes)
+                    .map_err(|_| out_of_range(i, x.into()))
+            })
+            .collect::<Result<Vec<_>>>()?
+            .concat(),
+        _ => {
+            // int32_data: one value per element, or one packed byte per entry for the
+            // sub-byte types; 16-bit floats as their bit patterns.
+            let (width, lo, hi): (usize, i64, i64) = match dtype {
+                DType::Int32 => (4, i32::MIN.into(), i32::MAX.into()),
+                DType::Int16 => (2, i16::MIN.into(), i16::MAX.into()),
+                DType::Int8 => (1, i8::MIN.into(), i8::MAX.into()),
+                DType::UInt16 | DType::Float16 | DType::BFloat16 => (2, 0, u16::MAX.into()),
+                _ => (1, 0, u8::MAX.into()),
+            };
+            let mut out = Vec::with_capacity(tp.int32_data.len() * width);
+            for (i, &x) in tp.int32_data.iter().enumerate() {
+                let x = i64::from(x);
+                if dtype == DType::Bool {
+                    out.push(u8::from(x != 0)); // any non-zero value is true
+                    continue;
+                }
+                if !(lo..=hi).contains(&x) {
+                    return Err(out_of_range(i, x.into()));
+                }
+                out.extend_from_slice(&x.to_le_bytes()[..width]);
+            }
+            out
+        }
+    })
+}
+
+/// A `TensorProto` (raw data, or `string_data`) named `name`.
+///
+/// ```
+/// let t = padkit::Tensor::from_slice(&[2], &[1.5f32, 2.0]).unwrap();
+/// let tp = padkit_cli::proto::tensor_to_proto(&t, "x");
+/// assert_eq!(padkit_cli::proto::tensor_from_proto(&tp).unwrap(), t);
+/// ```
+pub fn tensor_to_proto(t: &Tensor, name: &str) -> TensorProto {
+    let mut tp = TensorProto {
+        name: name.to_string(),
+        data_type: t.dtype().onnx_code(),
+        dims: t.shape().iter().map(|&d| d as i64).collect(),
+        ..TensorProto::default()
+    };
+    match t.data() {
+        Data::Bytes(b) => tp.raw_data = b.clone(),
+        Data::Strings(s) => tp.string_data = s.iter().map(|x| x.as_bytes().to_vec()).collect(),
+    }
+    tp
+}

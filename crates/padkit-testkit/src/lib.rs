@@ -1,0 +1,23 @@
+//! # padkit-testkit: what padkit's tests check against
+//!
+//! - [`reference`]: a naive Pad written from the rules alone (one source index per output
+//!   element, straight from each mode's formula, in `i128`), independent of the kernels;
+//! - [`check`]: every public run path of the core against that reference, on outputs that
+//!   start as a sentinel pattern, so an element the kernel forgets to write shows;
+//! - [`fuzz`]: the core fuzz target's body, which `cargo fuzz` and the corpus replay test
+//!   both call.
+//!
+//! ```
+//! use padkit::PadMode;
+//! use padkit_testkit::Case;
+//! let case = Case::new(vec![3], vec![2, 1], PadMode::Reflect);
+//! let (shape, out) = case.reference(&[1, 2, 3], 0, usize::MAX).unwrap();
+//! assert_eq!((shape, out), (vec![6], vec![3, 2, 1, 2, 3, 2]));
+//! ```
+
+pub mod check;
+pub mod fuzz;
+pub mod reference;
+
+pub use check::check_core;
+pub use reference::{Case, ErrClass, class_of};

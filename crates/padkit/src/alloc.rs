@@ -1,0 +1,84 @@
+//! Buffers: allocated fallibly (an error, never an abort), and, for fresh outputs on
+//! Linux, backed by transparent huge pages when large.
+//!
+//! A new output buffer is untouched memory: the kernel's first write to each 4 KiB page
+//! faults it in and the kernel zeroes it, which costs more than the pad itself on large
+//! outputs. Advised with `MADV_HUGEPAGE` before that first write, the kernel faults in
+//! 2 MiB pages instead (on systems whose transparent huge pages are in `madvise` or
+//! `always` mode), 512 times fewer faults.
+
+use std::mem::MaybeUninit;
+
+use crate::{PadError, Result};
+
+/// Buffers of at least this many bytes are advised to use huge pages: a huge page is
+/// 2 MiB, so smaller buffers hold no whole one.
+pub const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
+
+/// An empty vector with room for `len` elements, failing with [`PadError::Alloc`] instead
+/// of aborting.
+pub(crate) fn with_capacity<T>(len: usize) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| PadError::Alloc {
+        bytes: len.saturating_mul(size_of::<T>()),
+    })?;
+    Ok(out)
+}
+
+/// `len` copies of `value`, allocated fallibly.
+pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
+    let mut out = with_capacity(len)?;
+    out.resize(len, value);
+    Ok(out)
+}
+
+/// A new vector of `len` elements, all written by `write`, which gets the vector's
+/// uninitialised storage (advised to use huge pages when large) and must return it
+/// initialised.
+pub(crate) fn fresh_vec<T>(
+    len: usize,
+    write: impl for<'a> FnOnce(&'a mut [MaybeUninit<T>]) -> Result<&'a mut [T]>,
+) -> Result<Vec<T>> {
+    let mut out = with_capacity(len)?;
+    let slots = &mut out.spare_capacity_mut()[..len];
+    prefer_huge_pages(slots);
+    let written = write(slots)?.len();
+    assert_eq!(
+        written, len,
+        "writers initialise the whole buffer they are given"
+    );
+    // SAFETY: `write` returned the `len` slots it was given, initialised.
+    unsafe { out.set_len(len) };
+    Ok(out)
+}
+
+/// Asks the kernel to back `buf` with transparent huge pages, when it is at least
+/// [`HUGE_PAGE_THRESHOLD`] bytes and the system supports it (Linux; elsewhere this does
+/// nothing). Call it on a fresh, still untouched buffer before writing it: pages already
+/// faulted in stay small. Adapters call it on the output buffers their framework
+/// allocates.
+///
+/// ```
+/// let mut buf: Vec<f32> = Vec::with_capacity(4 << 20);
+/// padkit::prefer_huge_pages(buf.spare_capacity_mut());
+/// ```
+pub fn prefer_huge_pages<T>(buf: &mut [MaybeUninit<T>]) {
+    let bytes = size_of_val(buf);
+    if bytes < HUGE_PAGE_THRESHOLD {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = buf.as_mut_ptr() as usize;
+        let first = start.next_multiple_of(PAGE);
+        let end = (start + bytes) / PAGE * PAGE;
+        if end > first {
+            // SAFETY: `first..end` lies inside `buf`, memory this process owns, and is
+            // page-aligned as madvise requires. MADV_HUGEPAGE only changes how the kernel
+            // backs the pages, never their contents, so no Rust value is affected; a
+            // refusal (e.g. huge pages disabled) leaves things as they were.
+            unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
+        }
+    }
+}
