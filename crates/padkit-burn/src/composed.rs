@@ -28,6 +28,8 @@ pub fn pad_composed<const D: usize, K: Basic>(
     let (dtype, device) = (x.dtype(), x.device());
     let plan = Plan::new(&shape, spec, width(dtype)?)?;
     fill.bytes(dtype)?;
+    // Burn allocates infallibly: make sure the output can be.
+    padkit::check_allocatable(plan.output_len() * width(dtype)?)?;
     if plan.output_len() == 0 {
         return Ok(Tensor::empty(
             plan.output_shape().to_vec(),

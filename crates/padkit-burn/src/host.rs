@@ -44,6 +44,7 @@ fn padded_words<W: Copy>(plan: &Plan, input: &[u8], value: &[u8]) -> Result<Vec<
         bytes: len.saturating_mul(size_of::<W>()),
     })?;
     let spare = &mut words.spare_capacity_mut()[..len];
+    padkit::prefer_huge_pages(spare);
     let byte_len = size_of_val(spare);
     // SAFETY: the view covers exactly the storage of `len` words of spare capacity, and
     // `MaybeUninit<u8>` has alignment 1 and no validity requirement, so any bytes of it

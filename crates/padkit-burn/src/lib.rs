@@ -107,8 +107,11 @@ pub fn pad_with<const D: usize, K: PadKind>(
 ) -> Result<Tensor<D, K>, PadError> {
     let fill = fill.into();
     let dtype = tensor.dtype();
-    Plan::new(&tensor.dims(), spec, fill::width(dtype)?)?;
+    let width = fill::width(dtype)?;
+    let plan = Plan::new(&tensor.dims(), spec, width)?;
     fill.bytes(dtype)?;
+    // The backends allocate the output infallibly: make sure it can be.
+    padkit::check_allocatable(plan.output_len() * width)?;
     if has_native_kernel(&tensor.device()) {
         let out = K::native(tensor.into_dispatch(), spec.clone(), fill);
         Ok(Tensor::from_dispatch(out))

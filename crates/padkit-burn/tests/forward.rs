@@ -196,3 +196,23 @@ fn bad_specs_are_errors() {
         "constant value 300 does not fit element type U8"
     );
 }
+
+/// An output too large to allocate (10^12 bytes) is an error on every path and kind,
+/// before any backend allocates it.
+#[test]
+fn outputs_that_cannot_be_allocated_are_errors() {
+    let spec = PadSpec::new(vec![0, 250_000_000_000]).with_mode(PadMode::Edge);
+    for (_, dev) in devices() {
+        for dev in [dev.clone(), dev.autodiff()] {
+            let x = Tensor::<1>::from_floats([1.0], &dev);
+            let e = pad_with(x.clone(), &spec, 0.0).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "could not allocate 1000000000004 bytes for the output"
+            );
+            assert!(pad_composed(x, &spec, Fill::Zero).is_err());
+            let b = Tensor::<1, Bool>::from_data([true], &dev);
+            assert!(pad_with(b, &spec, false).is_err());
+        }
+    }
+}

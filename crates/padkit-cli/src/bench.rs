@@ -8,6 +8,7 @@ use crate::model::{Feed, PadModel};
 use anyhow::Result;
 use burn::tensor::kind::Numeric;
 use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData, ops::PadMode as BurnMode};
+use padkit::half::f16;
 use padkit::{DType, Data, PadMode, Tensor};
 use padkit_workloads::{self as workload, Workload};
 use rand::SeedableRng;
@@ -25,6 +26,8 @@ struct Row {
     implementation: String,
     median_seconds: f64,
     ratio_to_floor: f64,
+    /// The lowest and highest of the runs' ratios.
+    ratio_range: (f64, f64),
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -123,6 +126,32 @@ fn core_pad_bytes<const N: usize>(w: &Workload, x: &Tensor) -> Job {
             plan.run_bytes(src.bytes(), &[0; N], out.spare())
                 .expect("workloads are valid"),
         );
+    })
+}
+
+/// padkit's typed API (`pad_into`) on the workload's element type, into a reused buffer.
+fn core_typed<T: padkit::bytemuck::Pod + Send + Sync>(w: &Workload, x: &Tensor) -> Job {
+    let src = LineAligned::copy_of(bytes(x));
+    let mut out = LineAligned::zeroed(w.output_len() * size_of::<T>());
+    let (shape, spec) = (w.shape.clone(), w.spec.clone());
+    Box::new(move || {
+        let input: &[T] = padkit::bytemuck::cast_slice(src.bytes());
+        let out: &mut [T] = padkit::bytemuck::cast_slice_mut(out.bytes_mut());
+        padkit::pad_into(input, &shape, &spec, T::zeroed(), out).expect("workloads are valid");
+        std::hint::black_box(out);
+    })
+}
+
+/// padkit's allocating API (`pad`) on the workload's element type: a fresh output each
+/// call, whose pages the kernel faults in (on huge pages where the system allows).
+fn core_fresh<T: padkit::bytemuck::Pod + Send + Sync>(w: &Workload, x: &Tensor) -> Job {
+    let src = LineAligned::copy_of(bytes(x));
+    let (shape, spec) = (w.shape.clone(), w.spec.clone());
+    Box::new(move || {
+        let input: &[T] = padkit::bytemuck::cast_slice(src.bytes());
+        drop(std::hint::black_box(
+            padkit::pad(input, &shape, &spec, T::zeroed()).expect("workloads are valid"),
+        ));
     })
 }
 
@@ -273,14 +302,26 @@ fn opset_for(spec: &padkit::PadSpec) -> i64 {
 /// Every implementation that can run `w`.
 fn jobs(w: &Workload, x: &Tensor) -> Result<Vec<(String, Job)>> {
     let mut jobs: Vec<(String, Job)> = vec![];
-    jobs.push((
-        "padkit-core".into(),
-        match w.dtype {
-            DType::UInt8 => core_pad_bytes::<1>(w, x),
-            DType::Float16 => core_pad_bytes::<2>(w, x),
-            _ => core_pad_bytes::<4>(w, x),
-        },
-    ));
+    let (bytes_job, typed, fresh) = match w.dtype {
+        DType::UInt8 => (
+            core_pad_bytes::<1>(w, x),
+            core_typed::<u8>(w, x),
+            core_fresh::<u8>(w, x),
+        ),
+        DType::Float16 => (
+            core_pad_bytes::<2>(w, x),
+            core_typed::<f16>(w, x),
+            core_fresh::<f16>(w, x),
+        ),
+        _ => (
+            core_pad_bytes::<4>(w, x),
+            core_typed::<f32>(w, x),
+            core_fresh::<f32>(w, x),
+        ),
+    };
+    jobs.push(("padkit-core".into(), bytes_job));
+    jobs.push(("padkit-typed".into(), typed));
+    jobs.push(("padkit-fresh".into(), fresh));
     let width = bytes(x).len() / w.input_len().max(1);
     if let Some(g) = Rows::of(w, width) {
         jobs.push(("row-loop".into(), row_loop_job(g, x)));
@@ -331,67 +372,106 @@ fn jobs(w: &Workload, x: &Tensor) -> Result<Vec<(String, Job)>> {
     Ok(jobs)
 }
 
-pub fn run(quick: bool, json: bool, only: Option<&str>) -> Result<()> {
+/// Times every job `rounds` times, in an order shuffled each round from `seed`; returns
+/// each job's median time and median ratio to the floor (job 0) of the same round.
+fn measure(jobs: &mut [(String, Job)], reps: usize, rounds: usize, seed: u64) -> Vec<(f64, f64)> {
+    let time = |f: &mut Job| {
+        f(); // warm
+        let t = Instant::now();
+        (0..reps).for_each(|_| f());
+        t.elapsed().as_secs_f64() / reps as f64
+    };
+    // A job pays for what the job before it left in the caches, so no implementation may
+    // always follow the same one, as it would under a rotation.
+    let mut samples = vec![vec![]; jobs.len()];
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    for _ in 0..rounds {
+        order.shuffle(&mut rng);
+        for &i in &order {
+            samples[i].push(time(&mut jobs[i].1));
+        }
+    }
+    let floors = samples[0].clone();
+    samples
+        .into_iter()
+        .map(|s| {
+            let ratios = s.iter().zip(&floors).map(|(t, f)| t / f).collect();
+            (median(s), median(ratios))
+        })
+        .collect()
+}
+
+/// What `padkit bench` was asked to do.
+pub struct Options<'a> {
+    /// Skip the largest workloads and run fewer rounds.
+    pub quick: bool,
+    /// One JSON object per (workload, implementation).
+    pub json: bool,
+    /// Only the workloads whose name starts with this.
+    pub only: Option<&'a str>,
+    /// Independent measurements (each of 12 shuffled rounds) whose medians are
+    /// summarised by their median and range.
+    pub runs: usize,
+}
+
+/// Times W1–W8 for every implementation and prints one row per (workload,
+/// implementation): the median time and the ratio to the floor of the same round, as the
+/// median (and range) over `runs` measurements.
+pub fn run(o: &Options) -> Result<()> {
     // The targets are for one thread: padkit's parallel paths stay off.
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build_global();
-    let rounds = if quick { 3 } else { 12 };
+    let rounds = if o.quick { 3 } else { 12 };
     let mut rows = vec![];
     for w in workload::all() {
-        if (quick && w.output_len() > 32 << 20) || only.is_some_and(|p| !w.name.starts_with(p)) {
+        if (o.quick && w.output_len() > 32 << 20) || o.only.is_some_and(|p| !w.name.starts_with(p))
+        {
             continue;
         }
         eprint!("\r{:<12}", w.name);
         let x = input(&w);
         let width = bytes(&x).len() / w.input_len().max(1);
-        let floor_job = floor(&x, w.output_len() * width);
         let mut jobs = jobs(&w, &x)?;
+        jobs.insert(0, ("floor".into(), floor(&x, w.output_len() * width)));
         let reps = if w.output_len() < 1 << 12 { 2000 } else { 1 };
-        let time = |f: &mut Job| {
-            f(); // warm
-            let t = Instant::now();
-            (0..reps).for_each(|_| f());
-            t.elapsed().as_secs_f64() / reps as f64
-        };
-        // Job 0 is the floor. The order is shuffled every round (seeded, so runs are
-        // repeatable): a job pays for what the job before it left in the caches, so no
-        // implementation may always follow the same one, as it would under a rotation.
-        jobs.insert(0, ("floor".into(), floor_job));
-        let mut samples = vec![vec![]; jobs.len()];
-        let mut rng = SmallRng::seed_from_u64(0x5eed);
-        let mut order: Vec<usize> = (0..jobs.len()).collect();
-        for _ in 0..rounds {
-            order.shuffle(&mut rng);
-            for &i in &order {
-                samples[i].push(time(&mut jobs[i].1));
-            }
-        }
-        let floors = samples[0].clone();
-        for ((name, _), s) in jobs.iter().zip(samples) {
-            let ratios = s.iter().zip(&floors).map(|(t, f)| t / f).collect();
+        let runs: Vec<Vec<(f64, f64)>> = (0..o.runs.max(1) as u64)
+            .map(|r| measure(&mut jobs, reps, rounds, 0x5eed + r))
+            .collect();
+        for (j, (name, _)) in jobs.iter().enumerate() {
+            let mut ratios: Vec<f64> = runs.iter().map(|m| m[j].1).collect();
+            ratios.sort_by(f64::total_cmp);
             rows.push(Row {
                 workload: w.name.clone(),
                 implementation: name.clone(),
-                median_seconds: median(s),
-                ratio_to_floor: median(ratios),
+                median_seconds: median(runs.iter().map(|m| m[j].0).collect()),
+                ratio_to_floor: median(ratios.clone()),
+                ratio_range: (ratios[0], ratios[ratios.len() - 1]),
             });
         }
     }
     eprintln!();
     for r in &rows {
-        if json {
+        if o.json {
             println!(
-                "{{\"workload\":\"{}\",\"implementation\":\"{}\",\"median_seconds\":{:e},\"ratio_to_floor\":{:.3}}}",
-                r.workload, r.implementation, r.median_seconds, r.ratio_to_floor
+                "{{\"workload\":\"{}\",\"implementation\":\"{}\",\"median_seconds\":{:e},\"ratio_to_floor\":{:.3},\"ratio_min\":{:.3},\"ratio_max\":{:.3}}}",
+                r.workload,
+                r.implementation,
+                r.median_seconds,
+                r.ratio_to_floor,
+                r.ratio_range.0,
+                r.ratio_range.1
             );
         } else {
             println!(
-                "{:<14} {:<14} {:>12.1} µs  ×{:.2}",
+                "{:<14} {:<14} {:>12.1} µs  ×{:.2} ({:.2}–{:.2})",
                 r.workload,
                 r.implementation,
                 r.median_seconds * 1e6,
-                r.ratio_to_floor
+                r.ratio_to_floor,
+                r.ratio_range.0,
+                r.ratio_range.1
             );
         }
     }

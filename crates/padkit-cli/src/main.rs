@@ -49,6 +49,9 @@ enum Command {
         /// Only the workloads whose name starts with this (e.g. W1, W3-edge).
         #[arg(long)]
         only: Option<String>,
+        /// Independent measurements to summarise by their median and range.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
@@ -90,9 +93,18 @@ fn main() -> ExitCode {
             let tally = selfcheck::run(&Engine::ALL);
             Ok(summary(&tally))
         }
-        Some(Command::Bench { quick, json, only }) => {
-            bench::run(quick, json, only.as_deref()).map(|()| ExitCode::SUCCESS)
-        }
+        Some(Command::Bench {
+            quick,
+            json,
+            only,
+            runs,
+        }) => bench::run(&bench::Options {
+            quick,
+            json,
+            only: only.as_deref(),
+            runs,
+        })
+        .map(|()| ExitCode::SUCCESS),
         Some(Command::Conformance {
             engine,
             dirs,

@@ -232,6 +232,8 @@ fn bench_prints_one_json_object_per_implementation() {
         [
             "floor",
             "padkit-core",
+            "padkit-typed",
+            "padkit-fresh",
             "row-loop",
             "padkit-tract",
             "tract-core",

@@ -60,6 +60,10 @@ fn fail<T>(what: impl Into<String>) -> Result<T, Failure> {
 /// padkit_testkit::check_core(&case, 4, 1 << 12).unwrap();
 /// ```
 pub fn check_core(case: &Case, width: usize, limit: usize) -> Result<(), Failure> {
+    check_paths(case, width, limit).map_err(|f| format!("{case:?} (width {width}): {f}"))
+}
+
+fn check_paths(case: &Case, width: usize, limit: usize) -> Result<(), Failure> {
     let unlimited = Plan::new(&case.shape, &case.spec(), width.max(1));
     let want = case.sources(limit);
     let limited = PadSpec {

@@ -1,7 +1,6 @@
 //! The typed Pad op: runs padkit's kernel, with pads, value and axes known at load time
 //! (possibly symbolic) or read from inputs at run time.
 
-use std::alloc::Layout;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -190,10 +189,6 @@ pub(crate) fn symbolic_output_shape(
 /// The largest output, in bytes, any `PadkitPad` of this process writes.
 static MAX_OUTPUT_BYTES: AtomicU64 = AtomicU64::new(u64::MAX);
 
-/// Outputs above this many bytes are allocated once on trial before tract allocates them:
-/// tract panics when an allocation fails.
-const TRIAL_ALLOCATION_BYTES: usize = 64 << 20;
-
 /// Makes every `PadkitPad` of this process refuse outputs above `bytes` bytes (before
 /// allocating them), e.g. the memory a server can spare. Without it only outputs that
 /// cannot be allocated are refused.
@@ -204,24 +199,6 @@ const TRIAL_ALLOCATION_BYTES: usize = 64 << 20;
 /// ```
 pub fn limit_output_bytes(bytes: u64) {
     MAX_OUTPUT_BYTES.store(bytes, Ordering::Relaxed);
-}
-
-/// Fails when `bytes` cannot be allocated now, so that tract's own allocation of them
-/// (which panics on failure) is not attempted.
-fn check_allocatable(node: &str, bytes: usize) -> TractResult<()> {
-    if bytes < TRIAL_ALLOCATION_BYTES {
-        return Ok(());
-    }
-    let layout = Layout::from_size_align(bytes, 128)?;
-    // SAFETY: `layout` has a non-zero size.
-    let trial = unsafe { std::alloc::alloc(layout) };
-    ensure!(
-        !trial.is_null(),
-        "Pad node {node:?}: could not allocate {bytes} bytes for the output"
-    );
-    // SAFETY: `trial` was allocated just above with `layout`, and never used.
-    unsafe { std::alloc::dealloc(trial, layout) };
-    Ok(())
 }
 
 /// A runtime int tensor (pads: int64; axes: int32 or int64) as i64.
@@ -286,7 +263,8 @@ fn pad_t<T: Datum>(
         .clone()
         .with_max_output_bytes(MAX_OUTPUT_BYTES.load(Ordering::Relaxed));
     let plan = Plan::new(x.shape(), &spec, size_of::<T>()).map_err(failed)?;
-    check_allocatable(node, plan.output_len() * size_of::<T>())?;
+    // tract's own allocation of the output panics when it fails.
+    padkit::check_allocatable(plan.output_len() * size_of::<T>()).map_err(failed)?;
     // The kernel writes straight into tract's tensor: no intermediate vector, no copy.
     // SAFETY: tract leaves a new tensor of a copy type uninitialised (non-copy types get
     // defaults); every element is written below before the tensor is returned.

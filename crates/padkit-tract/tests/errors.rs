@@ -142,3 +142,46 @@ fn reflect_crop_past_the_axis() {
         "{e}"
     );
 }
+
+/// Runtime pads asking for 10^12 bytes: tract's own allocation would panic, so the op
+/// tries the allocation first and returns an error naming the size.
+#[test]
+fn outputs_that_cannot_be_allocated_are_errors() {
+    let x = Tensor::from_slice(&[1], &[1.0f32]).unwrap();
+    let e = error(PadModel::new(
+        13,
+        "edge",
+        x,
+        vec![0, 250_000_000_000],
+        Feed::Input,
+    ));
+    assert!(
+        e.contains("Pad node \"the_pad\": could not allocate 1000000000004 bytes for the output"),
+        "{e}"
+    );
+}
+
+/// Pads must be a 1-D int64 tensor, as ONNX defines them.
+#[test]
+fn pads_of_the_wrong_type_or_rank() {
+    for (pads, want) in [
+        (
+            Tensor::from_slice(&[4], &[1.0f32; 4]).unwrap(),
+            "input 'pads' has type F32; Pad takes int64",
+        ),
+        (
+            Tensor::from_slice(&[2, 2], &[1i64; 4]).unwrap(),
+            "input 'pads' must be 1-D, it has rank 2",
+        ),
+    ] {
+        let mut proto =
+            PadModel::new(13, "constant", x(), vec![1, 1, 1, 1], Feed::Initializer).proto();
+        proto.graph.as_mut().unwrap().initializer[0] =
+            padkit_cli::proto::tensor_to_proto(&pads, "pads");
+        let e = padkit_tract::onnx()
+            .model_for_proto_model(&proto)
+            .and_then(|m| m.into_optimized())
+            .unwrap_err();
+        assert!(format!("{e:#}").contains(want), "{e:#}");
+    }
+}

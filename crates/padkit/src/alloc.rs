@@ -7,6 +7,7 @@
 //! 2 MiB pages instead (on systems whose transparent huge pages are in `madvise` or
 //! `always` mode), 512 times fewer faults.
 
+use std::alloc::Layout;
 use std::mem::MaybeUninit;
 
 use crate::{PadError, Result};
@@ -81,4 +82,31 @@ pub fn prefer_huge_pages<T>(buf: &mut [MaybeUninit<T>]) {
             unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
         }
     }
+}
+
+/// Outputs from this many bytes on are allocated once on trial by [`check_allocatable`].
+const TRIAL_BYTES: usize = 1 << 20;
+
+/// Fails with [`PadError::Alloc`] when `bytes` (at least 1 MiB) cannot be allocated now,
+/// by allocating and freeing them once. For adapters whose framework allocates outputs
+/// infallibly (a failed allocation panics or aborts there): they call it before asking
+/// the framework for the output.
+///
+/// ```
+/// assert!(padkit::check_allocatable(1 << 20).is_ok());
+/// assert!(padkit::check_allocatable(isize::MAX as usize).is_err());
+/// ```
+pub fn check_allocatable(bytes: usize) -> Result<()> {
+    if bytes < TRIAL_BYTES {
+        return Ok(());
+    }
+    let layout = Layout::from_size_align(bytes, 128).map_err(|_| PadError::Alloc { bytes })?;
+    // SAFETY: `layout` has a non-zero size.
+    let trial = unsafe { std::alloc::alloc(layout) };
+    if trial.is_null() {
+        return Err(PadError::Alloc { bytes });
+    }
+    // SAFETY: `trial` was allocated just above with `layout`, and never used.
+    unsafe { std::alloc::dealloc(trial, layout) };
+    Ok(())
 }

@@ -163,7 +163,8 @@ impl Tensor {
     /// assert_eq!(padkit::Tensor::from_slice(&[2, 3], &[0u8; 6]).unwrap().len(), 6);
     /// ```
     pub fn len(&self) -> usize {
-        self.shape.iter().product()
+        // `Tensor::new` checked that the count fits.
+        checked_len(&self.shape).unwrap_or(usize::MAX)
     }
 
     /// True when the tensor has no element.
@@ -224,7 +225,11 @@ impl Tensor {
     }
 }
 
+/// The number of elements of `shape`: 0 when an extent is 0, however large the others.
 fn checked_len(shape: &[usize]) -> Result<usize> {
+    if shape.contains(&0) {
+        return Ok(0);
+    }
     shape
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
