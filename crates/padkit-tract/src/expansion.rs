@@ -3,7 +3,8 @@
 use padkit::PadMode;
 use tract_hir::internal::*;
 
-use crate::op::{Operand, PadkitPad, symbolic_output_shape};
+use crate::op::{Operand, PadkitPad};
+use crate::shape::symbolic_output_shape;
 
 /// ONNX Pad as tract's inference model sees it: where each operand comes from.
 ///

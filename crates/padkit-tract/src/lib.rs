@@ -17,14 +17,17 @@
 //! ```
 
 mod dim;
+mod eval;
 mod expansion;
 mod loader;
 mod op;
+mod shape;
 
 pub use dim::SymDim;
+pub use eval::limit_output_bytes;
 pub use expansion::OnnxPad;
 pub use loader::{pad_builder, parse_pad_node};
-pub use op::{Operand, PadkitPad, limit_output_bytes};
+pub use op::{Operand, PadkitPad};
 
 use tract_onnx::model::OnnxOpRegister;
 

@@ -1,0 +1,163 @@
+//! Running the op: padkit's kernel on tract's tensors, runtime operands read and checked.
+
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use padkit::{PadSpec, Plan};
+use tract_hir::internal::*;
+
+use crate::{Operand, PadkitPad};
+
+/// The largest output, in bytes, any `PadkitPad` of this process writes.
+static MAX_OUTPUT_BYTES: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Makes every `PadkitPad` of this process refuse outputs above `bytes` bytes (before
+/// allocating them), e.g. the memory a server can spare. Without it only outputs that
+/// cannot be allocated are refused.
+///
+/// ```
+/// padkit_tract::limit_output_bytes(1 << 30);
+/// # padkit_tract::limit_output_bytes(u64::MAX);
+/// ```
+pub fn limit_output_bytes(bytes: u64) {
+    MAX_OUTPUT_BYTES.store(bytes, Ordering::Relaxed);
+}
+
+/// Runs `op` on `inputs`: its pads, axes and value resolved (symbols by `symbols`,
+/// runtime operands from their inputs), then padkit's kernel in the data's own type.
+pub(crate) fn pad(
+    op: &PadkitPad,
+    symbols: &SymbolValues,
+    inputs: &[TValue],
+) -> TractResult<Tensor> {
+    let node = &op.node;
+    let pads = match &op.pads {
+        Operand::Known(p) => p
+            .iter()
+            .map(|d| d.eval(symbols).to_i64().ok())
+            .collect::<Option<Vec<i64>>>()
+            .with_context(|| format!("Pad node {node:?}: pads {p:?} are not known yet"))?,
+        Operand::Input(i) => ints(node, "pads", &inputs[*i])?,
+    };
+    let axes = match &op.axes {
+        Operand::Known(a) => a.clone(),
+        Operand::Input(i) => Some(ints(node, "axes", &inputs[*i])?),
+    };
+    let spec = PadSpec {
+        pads,
+        axes,
+        mode: op.mode,
+        ..PadSpec::default()
+    };
+    let value = match &op.value {
+        Operand::Known(v) => v.clone(),
+        Operand::Input(i) => Some(inputs[*i].clone().into_arc_tensor()),
+    };
+    let x = &inputs[0];
+    let mut out = dispatch_datum!(pad_t(x.datum_type())(node, x, &spec, value.as_deref()))?;
+    // SAFETY: `pad_t` ran on the storage type of `x`'s datum type (i8 for QI8, …), which
+    // has the same layout: the output only takes back the scale and zero point.
+    unsafe { out.set_datum_type(x.datum_type()) };
+    Ok(out)
+}
+
+/// A runtime int tensor (pads: int64; axes: int32 or int64) as i64.
+fn ints(node: &str, what: &str, t: &Tensor) -> TractResult<Vec<i64>> {
+    ensure!(
+        t.rank() == 1,
+        "Pad node {node:?}: input '{what}' must be a 1-D tensor, it has shape {:?}",
+        t.shape()
+    );
+    let allowed: &[DatumType] = if what == "axes" {
+        &[DatumType::I64, DatumType::I32, DatumType::TDim]
+    } else {
+        &[DatumType::I64, DatumType::TDim]
+    };
+    ensure!(
+        allowed.contains(&t.datum_type()),
+        "Pad node {node:?}: input '{what}' has type {:?}; Pad takes {}",
+        t.datum_type(),
+        if what == "axes" {
+            "int32 or int64"
+        } else {
+            "int64"
+        }
+    );
+    let t = t.cast_to::<i64>()?;
+    Ok(t.try_as_plain_ram()?.as_slice::<i64>()?.to_vec())
+}
+
+pub(crate) fn check_value(node: &str, v: &Tensor) -> TractResult<()> {
+    ensure!(
+        v.len() == 1,
+        "Pad node {node:?}: input 'constant_value' must hold one value, it has shape {:?}",
+        v.shape()
+    );
+    Ok(())
+}
+
+/// Pads `x` with padkit's kernel in `x`'s own element type.
+fn pad_t<T: Datum>(
+    node: &str,
+    x: &Tensor,
+    spec: &PadSpec,
+    value: Option<&Tensor>,
+) -> TractResult<Tensor> {
+    let fill = match value {
+        None => T::default(),
+        Some(v) => {
+            check_value(node, v)?;
+            let v = v.cast_to::<T>().with_context(|| {
+                format!(
+                    "Pad node {node:?}: constant_value of type {:?} does not fit data of type {:?}",
+                    v.datum_type(),
+                    T::datum_type()
+                )
+            })?;
+            v.try_as_plain_ram()?.as_slice::<T>()?[0].clone()
+        }
+    };
+    let data = x.try_as_plain_ram()?.as_slice::<T>()?;
+    let failed = |e: padkit::PadError| format_err!("Pad node {node:?}: {e}");
+    let spec = spec
+        .clone()
+        .with_max_output_bytes(MAX_OUTPUT_BYTES.load(Ordering::Relaxed));
+    let plan = Plan::new(x.shape(), &spec, size_of::<T>()).map_err(failed)?;
+    // tract's own allocation of the output panics when it fails.
+    padkit::check_allocatable(plan.output_len() * size_of::<T>()).map_err(failed)?;
+    // The kernel writes straight into tract's tensor: no intermediate vector, no copy.
+    // SAFETY: tract leaves a new tensor of a copy type uninitialised (non-copy types get
+    // defaults); every element is written below before the tensor is returned.
+    let mut out = unsafe { Tensor::uninitialized::<T>(plan.output_shape())? };
+    let len = out.len();
+    if !T::datum_type().is_copy() {
+        plan.run_cloned(
+            data,
+            &fill,
+            out.try_as_plain_ram_mut()?.as_slice_mut::<T>()?,
+        )
+    } else if len == 0 {
+        Ok(())
+    } else {
+        // Copy types run as plain bytes, on padkit's byte-width kernel (the one its
+        // benchmarks measure: `memset` fills, block copies of rows).
+        // SAFETY: tract's copy types (bool, integers, floats, complex) have no padding
+        // bytes, so `data` and `fill` are initialised bytes all through. The tensor's
+        // storage holds `len` elements of `T`, and a `MaybeUninit` view of its bytes makes
+        // no claim that they are initialised.
+        let (bytes, value, slots) = unsafe {
+            (
+                std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), size_of_val(data)),
+                std::slice::from_raw_parts((&raw const fill).cast::<u8>(), size_of::<T>()),
+                std::slice::from_raw_parts_mut(
+                    out.as_ptr_mut_unchecked::<T>().cast::<MaybeUninit<u8>>(),
+                    len * size_of::<T>(),
+                ),
+            )
+        };
+        padkit::prefer_huge_pages(slots);
+        plan.run_bytes(bytes, value, slots).map(drop)
+    }
+    .map_err(failed)?;
+    Ok(out)
+}
