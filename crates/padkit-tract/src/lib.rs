@@ -20,6 +20,7 @@ mod dim;
 mod eval;
 mod expansion;
 mod loader;
+pub mod nnef;
 mod op;
 mod shape;
 

@@ -1,0 +1,178 @@
+//! NNEF: models holding padkit's Pad written and read back by tract-nnef, as the
+//! `padkit_pad` fragment of the `padkit` extension (every mode, negative pads, symbolic
+//! pads, runtime pads, axes and fill values).
+//!
+//! ```
+//! use padkit_tract::nnef::WithPadkit;
+//! let nnef = tract_nnef::nnef().with_padkit();
+//! # let _ = nnef;
+//! ```
+
+use padkit::PadMode;
+use tract_nnef::ast::Literal;
+use tract_nnef::internal::*;
+use tract_nnef::ser::{string, tdims};
+
+use crate::{Operand, PadkitPad};
+
+/// The NNEF fragment padkit's Pad is written as.
+const FRAGMENT: &str = "padkit_pad";
+
+/// The `padkit` NNEF extension: a dumper and a loader for [`PadkitPad`].
+///
+/// ```
+/// let registry = padkit_tract::nnef::registry();
+/// assert_eq!(registry.id.0.as_ref(), "padkit");
+/// ```
+pub fn registry() -> Registry {
+    let mut registry = Registry::new("padkit")
+        .with_doc("Extension `padkit`: the complete ONNX Pad (padkit's `padkit_pad`).")
+        .with_doc("Add `extension padkit` to `graph.nnef`.");
+    registry.register_dumper(dump);
+    registry.register_primitive(
+        FRAGMENT,
+        &parameters(),
+        &[("output", TypeName::Any.tensor())],
+        load,
+    );
+    registry
+}
+
+/// Adds the `padkit` extension to a tract-nnef framework.
+pub trait WithPadkit {
+    /// The framework, able to write and read models holding padkit's Pad.
+    fn with_padkit(self) -> Self;
+}
+
+impl WithPadkit for tract_nnef::framework::Nnef {
+    fn with_padkit(self) -> Self {
+        self.with_registry(registry())
+    }
+}
+
+/// `input`, and the pads known for every axis (`pads`, integers or symbolic expressions in
+/// ONNX order) or read at run time (`pads_input`, with `axes_input` when only some axes
+/// are padded); `value` is the constant fill, a tensor of the data's type.
+fn parameters() -> Vec<Parameter> {
+    vec![
+        TypeName::Any.tensor().named("input"),
+        TypeName::String.named("mode").default("constant"),
+        TypeName::Integer
+            .array()
+            .named("pads")
+            .default(Literal::Array(vec![])),
+        TypeName::Integer
+            .tensor()
+            .named("pads_input")
+            .default(false),
+        TypeName::Integer
+            .tensor()
+            .named("axes_input")
+            .default(false),
+        TypeName::Any.tensor().named("value").default(false),
+    ]
+}
+
+fn dump(ast: &mut IntoAst, node: &TypedNode, op: &PadkitPad) -> TractResult<Option<Arc<RValue>>> {
+    let wire = |ast: &IntoAst, ix: usize| (*ast.mapping[&node.inputs[ix]]).clone();
+    let mut named = vec![("mode", string(op.mode.name()))];
+    match (&op.pads, &op.axes) {
+        (Operand::Known(p), Operand::Known(None)) => {
+            ensure!(
+                p.iter().all(writable),
+                "Pad node {:?}: pads {p:?} have no NNEF form",
+                op.node
+            );
+            named.push(("pads", tdims(p)));
+        }
+        (pads, axes) => {
+            let pads = match pads {
+                Operand::Input(i) => wire(ast, *i),
+                Operand::Known(p) => {
+                    let numbers = p
+                        .iter()
+                        .map(|d| d.to_i64().ok())
+                        .collect::<Option<Vec<_>>>();
+                    let numbers = numbers.with_context(|| {
+                        format!("Pad node {:?}: symbolic pads {p:?} with runtime axes have no NNEF form", op.node)
+                    })?;
+                    let t = tensor1(&numbers);
+                    (*ast.konst(format!("{}_pads", node.name), &t.into_arc_tensor())?).clone()
+                }
+            };
+            named.push(("pads_input", pads));
+            match axes {
+                Operand::Input(i) => named.push(("axes_input", wire(ast, *i))),
+                Operand::Known(Some(a)) => {
+                    let t = tensor1(a).into_arc_tensor();
+                    named.push((
+                        "axes_input",
+                        (*ast.konst(format!("{}_axes", node.name), &t)?).clone(),
+                    ));
+                }
+                Operand::Known(None) => {}
+            }
+        }
+    }
+    match &op.value {
+        Operand::Input(i) => named.push(("value", wire(ast, *i))),
+        Operand::Known(Some(v)) => named.push((
+            "value",
+            (*ast.konst_variable(format!("{}_value", node.name), v)?).clone(),
+        )),
+        Operand::Known(None) => {}
+    }
+    Ok(Some(invocation(
+        FRAGMENT,
+        &[ast.mapping[&node.inputs[0]].clone()],
+        &named,
+    )))
+}
+
+/// True for the expressions tract-nnef writes (sums and products of numbers and symbols).
+fn writable(d: &TDim) -> bool {
+    match d {
+        TDim::Val(_) | TDim::Sym(_) => true,
+        TDim::Add(terms) | TDim::Mul(terms) => terms.iter().all(writable),
+        TDim::MulInt(_, d) | TDim::Div(d, _) => writable(d),
+        _ => false,
+    }
+}
+
+fn load(builder: &mut ModelBuilder, invocation: &ResolvedInvocation) -> TractResult<Value> {
+    let input: OutletId = invocation.named_arg_as(builder, "input")?;
+    let mode: String = invocation.named_arg_as(builder, "mode")?;
+    let mode: PadMode = mode.parse()?;
+    let mut wires = tvec![input];
+    let mut operand = |wire: OutletId| {
+        wires.push(wire);
+        wires.len() - 1
+    };
+    let pads_input = invocation.optional_named_arg_as::<OutletId>(builder, "pads_input")?;
+    let axes_input = invocation.optional_named_arg_as::<OutletId>(builder, "axes_input")?;
+    let value = invocation.optional_named_arg_as::<OutletId>(builder, "value")?;
+    let (pads, axes) = match pads_input {
+        Some(p) => (
+            Operand::Input(operand(p)),
+            axes_input.map_or(Operand::Known(None), |a| Operand::Input(operand(a))),
+        ),
+        None => (
+            Operand::Known(
+                invocation
+                    .named_arg_as::<TVec<TDim>>(builder, "pads")?
+                    .into_vec(),
+            ),
+            Operand::Known(None),
+        ),
+    };
+    let value = match value {
+        Some(v) => match builder.model.outlet_fact(v)?.konst.clone() {
+            Some(k) => Operand::Known(Some(k)),
+            None => Operand::Input(operand(v)),
+        },
+        None => Operand::Known(None),
+    };
+    let name = builder.generate_node_name();
+    let op = PadkitPad::new(&name, mode, pads, axes, value, &builder.model, input)?;
+    builder.wire(op, &wires)
+}
