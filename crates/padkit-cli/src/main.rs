@@ -53,6 +53,18 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         runs: usize,
     },
+    /// Time whole models (cases below DIRS): padkit-tract against stock tract-onnx.
+    BenchModels {
+        /// Directories to search for cases (folders with model.onnx and test_data_set_0).
+        #[arg(default_value = "tests/data/models")]
+        dirs: Vec<PathBuf>,
+        /// Independent measurements to summarise by their median and range.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
+        /// One JSON object per model.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
         /// The engine, or all of them.
@@ -105,6 +117,9 @@ fn main() -> ExitCode {
             runs,
         })
         .map(|()| ExitCode::SUCCESS),
+        Some(Command::BenchModels { dirs, runs, json }) => {
+            bench::models(&dirs, runs, json).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Conformance {
             engine,
             dirs,

@@ -9,37 +9,23 @@ use tract_onnx::prelude::*;
 use crate::graph::Outcome;
 use crate::isolate::isolated;
 
-/// Runs `model` on `inputs` through `padkit_tract::onnx()`: load, set the input facts
-/// from the data (so that shape chains and `If` conditions resolve), analyse, optimise,
-/// check every output that now has a known shape against `max_output_bytes`, prepare and
-/// run. Padkit's Pads with runtime pads check their own outputs against the limit.
+/// Runs `model` on `inputs` through `padkit_tract::onnx()` (see [`optimize`]), after
+/// checking every output that now has a known shape against `max_output_bytes`. Padkit's
+/// Pads with runtime pads check their own outputs against the limit.
 pub fn run(
     model: &ModelProto,
     inputs: &[padkit::Tensor],
     max_output_bytes: u64,
 ) -> Result<Outcome> {
-    let mut feeds = TVec::new();
-    for t in inputs {
-        match to_tract(t) {
-            Ok(t) => feeds.push(t),
-            Err(e) => return Ok(Outcome::Unsupported(e.to_string())),
-        }
-    }
-    padkit_tract::limit_output_bytes(max_output_bytes);
-    let stage = |what: &'static str| {
-        move |e: TractError| anyhow!("tract could not {what} the model: {e:#}")
+    let Ok(feeds) = inputs.iter().map(to_tract).collect::<Result<TVec<_>>>() else {
+        let why = inputs.iter().find_map(|t| to_tract(t).err());
+        return Ok(Outcome::Unsupported(
+            why.map(|e| e.to_string()).unwrap_or_default(),
+        ));
     };
+    padkit_tract::limit_output_bytes(max_output_bytes);
     let outputs = isolated("tract", || {
-        let mut m = padkit_tract::onnx()
-            .model_for_proto_model(model)
-            .map_err(stage("load"))?;
-        for (ix, t) in feeds.iter().enumerate() {
-            let fact = InferenceFact::dt_shape(t.datum_type(), t.shape());
-            m.set_input_fact(ix, fact)
-                .map_err(stage("set the input facts of"))?;
-        }
-        let typed = m.into_typed().map_err(stage("analyse"))?;
-        let optimized = typed.into_optimized().map_err(stage("optimise"))?;
+        let optimized = optimize(padkit_tract::onnx(), model, &feeds)?;
         check_sizes(&optimized, max_output_bytes)?;
         let plan = optimized.into_runnable().map_err(stage("prepare"))?;
         plan.run(feeds.into_iter().map(|t| t.into_tvalue()).collect())
@@ -56,6 +42,60 @@ pub fn run(
         .map(|(t, n)| Ok((n, from_tract(t)?)))
         .collect::<Result<_>>()?;
     Ok(Outcome::Ran(outs))
+}
+
+/// An error of tract's at `what` (load, analyse, optimise…), naming the stage.
+fn stage(what: &'static str) -> impl Fn(TractError) -> anyhow::Error {
+    move |e| anyhow!("tract could not {what} the model: {e:#}")
+}
+
+/// `model` loaded by `framework` (padkit's or stock tract-onnx), its input facts set from
+/// `inputs` (types and shapes; the values of scalars, a sample rate or a flag, which
+/// models branch on), so that shape chains and `If` conditions resolve, then analysed and
+/// optimised. The model's shape annotations of intermediate values are ignored: the
+/// inputs fix every shape, and annotations with other symbols could only conflict.
+pub fn optimize(
+    framework: tract_onnx::Onnx,
+    model: &ModelProto,
+    inputs: &[Tensor],
+) -> Result<TypedModel> {
+    let model = with_unique_node_names(model);
+    let onnx = framework.with_ignore_value_info(true);
+    let mut m = onnx.model_for_proto_model(&model).map_err(stage("load"))?;
+    for (ix, t) in inputs.iter().enumerate() {
+        let fact = if t.rank() == 0 {
+            InferenceFact::from(t.clone())
+        } else {
+            InferenceFact::dt_shape(t.datum_type(), t.shape())
+        };
+        m.set_input_fact(ix, fact)
+            .map_err(stage("set the input facts of"))?;
+    }
+    let typed = m.into_typed().map_err(stage("analyse"))?;
+    typed.into_optimized().map_err(stage("optimise"))
+}
+
+/// `model` with its nodes renamed where names repeat (ONNX allows it, tract does not):
+/// the second `n` becomes `n#1`, and so on. Names are labels only; values are wired by
+/// their output names.
+fn with_unique_node_names(model: &ModelProto) -> std::borrow::Cow<'_, ModelProto> {
+    let Some(g) = &model.graph else {
+        return std::borrow::Cow::Borrowed(model);
+    };
+    let mut seen = std::collections::HashSet::new();
+    if g.node.iter().all(|n| seen.insert(n.name.as_str())) {
+        return std::borrow::Cow::Borrowed(model);
+    }
+    let mut model = model.clone();
+    let mut count: std::collections::HashMap<String, usize> = Default::default();
+    for node in model.graph.iter_mut().flat_map(|g| g.node.iter_mut()) {
+        let k = count.entry(node.name.clone()).or_default();
+        if *k > 0 {
+            node.name = format!("{}#{k}", node.name);
+        }
+        *k += 1;
+    }
+    std::borrow::Cow::Owned(model)
 }
 
 /// Refuses a model any of whose node outputs, once its shape is known, would take more

@@ -16,6 +16,7 @@
 //! # Ok::<(), TractError>(())
 //! ```
 
+mod branch;
 mod dim;
 mod eval;
 mod expansion;
@@ -24,6 +25,7 @@ pub mod nnef;
 mod op;
 mod shape;
 
+pub use branch::{If, if_builder};
 pub use dim::SymDim;
 pub use eval::limit_output_bytes;
 pub use expansion::OnnxPad;
@@ -54,4 +56,5 @@ pub fn onnx() -> tract_onnx::Onnx {
 /// ```
 pub fn register(register: &mut OnnxOpRegister) {
     register.insert("Pad", pad_builder);
+    register.insert("If", if_builder);
 }

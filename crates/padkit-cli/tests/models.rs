@@ -1,0 +1,64 @@
+//! Whole models that contain Pads — the six silero-vad models of its PyPI wheel, and the
+//! benchmark's generated nets — through tract with padkit's Pad, against ONNX Runtime's
+//! outputs (tests/data/models, made by its make_fixtures.py).
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use padkit_cli::conformance::{find_cases, numbered, read_model};
+use padkit_cli::tract_engine::{optimize, to_tract};
+use tract_onnx::prelude::*;
+
+fn models() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/models")
+}
+
+/// Every model matches ONNX Runtime to 1e-5 absolute and 1e-3 relative (convolutions sum
+/// in another order than ONNX Runtime's: a few ulps of 1.0 on values near zero).
+#[test]
+fn every_model_matches_onnx_runtime() {
+    let out = Command::cargo_bin("padkit")
+        .unwrap()
+        .args(["conformance", "--engine", "tract", "--atol", "1e-5"])
+        .arg(models())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some("9 passed, 0 failed, 0 skipped"),
+        "{stdout}"
+    );
+}
+
+/// Where stock tract runs a model, padkit's optimised graph has as many nodes, or fewer
+/// when transposes cancel through the Pad; three silero-vad models only run with
+/// padkit-tract's `If`.
+#[test]
+fn optimised_graphs_match_stock_tract() {
+    let mut stock_fails = vec![];
+    for case in find_cases(&models()).unwrap() {
+        let model = read_model(&case.join("model.onnx")).unwrap();
+        let inputs = numbered(&case.join("test_data_set_0"), "input").unwrap();
+        let feeds: Vec<Tensor> = inputs.iter().map(|t| to_tract(t).unwrap()).collect();
+        let ours = optimize(padkit_tract::onnx(), &model, &feeds)
+            .unwrap()
+            .nodes()
+            .len();
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        match optimize(tract_onnx::onnx(), &model, &feeds) {
+            Ok(stock) if name == "layout" => assert!(ours < stock.nodes().len(), "{name}"),
+            Ok(stock) => assert_eq!(ours, stock.nodes().len(), "{name}"),
+            Err(_) => stock_fails.push(name),
+        }
+    }
+    assert_eq!(
+        stock_fails,
+        ["silero_vad", "silero_vad_16k_op15", "silero_vad_half"]
+    );
+}
