@@ -7,7 +7,7 @@ use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Device, Distribution, Tensor};
-use padkit_burn::{Pad, PadConfig, PadError};
+use padkit_burn::{Pad, PadConfig, PaddingMode};
 
 #[derive(Module, Debug)]
 struct Model {
@@ -16,19 +16,19 @@ struct Model {
 }
 
 impl Model {
-    fn forward(&self, x: Tensor<4>) -> Result<Tensor<4>, PadError> {
-        Ok(self.conv.forward(self.pad.forward(x)?))
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        self.conv.forward(self.pad.forward(x))
     }
 }
 
-fn main() -> Result<(), PadError> {
+fn main() {
     let dev = Device::flex().autodiff();
     dev.seed(1);
     // periodic (wrap) padding of H and W by 1: a 3×3 conv then sees a torus
     let pad = PadConfig::new(vec![1, 1, 1, 1])
         .with_axes(Some(vec![-2, -1]))
-        .with_mode("wrap".into())
-        .init()?;
+        .with_mode(PaddingMode::Wrap)
+        .init();
     let mut model = Model {
         pad,
         conv: Conv2dConfig::new([1, 1], [3, 3]).init(&dev),
@@ -38,7 +38,7 @@ fn main() -> Result<(), PadError> {
     let target = (x.clone() + x.clone().roll_dim(1, 3) + x.clone().roll_dim(-1, 3)) / 3.0;
     let mut optim = AdamConfig::new().init();
     for step in 0..20 {
-        let loss = (model.forward(x.clone())? - target.clone())
+        let loss = (model.forward(x.clone()) - target.clone())
             .powi_scalar(2)
             .mean();
         println!(
@@ -48,5 +48,4 @@ fn main() -> Result<(), PadError> {
         let grads = GradientsParams::from_grads(loss.backward(), &model);
         model = optim.step(0.05, model.clone(), grads);
     }
-    Ok(())
 }

@@ -1,19 +1,18 @@
 //! W1 (f32 [1,64,256,256], pads 2 on H and W) on Flex, one thread, one run: padkit-burn's
-//! native path, Burn's own `pad`, the composed path, and a memcpy floor.
+//! native path, Burn's own `pad`, the composed path (also on NdArray), and a memcpy floor.
 //!
 //! `fwd` times the pad. `bwd` times `y.sum().backward()` on an already padded `y` (the
 //! pad runs untimed in the setup); `bwd/leaf` times the same on a leaf tensor of the
 //! output's shape, so `bwd − bwd/leaf` is what the pad's backward adds to a step.
-//! `op-fwd` and `op-bwd` call the native backend operations on Flex primitives directly:
-//! the pad and its adjoint alone.
+//! `adjoint` times padkit's adjoint on a host buffer: what the native backward runs.
 
-use burn::backend::Flex;
-use burn::backend::flex::FlexTensor;
+#![allow(deprecated)] // Device::ndarray: measured beside Flex
+
 use burn::tensor::ops::PadMode as BurnMode;
-use burn::tensor::{DType, Device, Shape, Tensor};
+use burn::tensor::{Device, Tensor};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use padkit::{PadMode, PadSpec};
-use padkit_burn::{Fill, PadBackend, pad_composed, pad_with};
+use padkit_burn::{Fill, pad_composed, pad_with};
 
 type PadFn = Box<dyn Fn(Tensor<4>) -> Tensor<4>>;
 
@@ -45,25 +44,19 @@ fn w1(c: &mut Criterion) {
         (PadMode::Edge, BurnMode::Edge),
     ] {
         let s = PadSpec::new(vec![0, 0, 2, 2, 0, 0, 2, 2]).with_mode(mode);
-        let ones = |shape: [usize; 4]| {
-            FlexTensor::filled_typed(Shape::from(shape.to_vec()), DType::F32, 1.0f32)
-        };
-        let x_op = ones([1, 64, 256, 256]);
-        g.bench_function(format!("op-fwd/padkit-native-{mode}"), |b| {
-            b.iter(|| Flex::padkit_pad_float(x_op.clone(), s.clone(), Fill::Zero))
-        });
-        g.bench_function(format!("op-bwd/padkit-native-{mode}"), |b| {
+        g.bench_function(format!("adjoint/padkit-{mode}"), |b| {
             b.iter_batched(
-                || ones([1, 64, 260, 260]),
-                |grad| Flex::padkit_pad_float_backward(grad, vec![1, 64, 256, 256], s.clone()),
+                || vec![1.0f32; out_len],
+                |mut grad| padkit::pad_adjoint_in_place(&mut grad, &[1, 64, 256, 256], &s).unwrap(),
                 BatchSize::PerIteration,
             )
         });
         let s2 = s.clone();
+        let s_native = s.clone();
         let paths: [(&str, PadFn); 3] = [
             (
                 "padkit-native",
-                Box::new(move |x| pad_with(x, &s, 0.0).unwrap()),
+                Box::new(move |x| pad_with(x, &s_native, 0.0).unwrap()),
             ),
             (
                 "burn-pad",
@@ -76,6 +69,14 @@ fn w1(c: &mut Criterion) {
         ];
         let x = Tensor::<4>::ones([1, 64, 256, 256], &Device::flex());
         let xg = Tensor::<4>::ones([1, 64, 256, 256], &ad).require_grad();
+        let xn = Tensor::<4>::ones([1, 64, 256, 256], &Device::ndarray());
+        let s3 = s.clone();
+        g.bench_function(format!("fwd/padkit-composed-ndarray-{mode}"), |b| {
+            b.iter(|| {
+                let y = pad_composed(xn.clone(), &s3, Fill::Zero).unwrap();
+                y.slice([0..1, 0..1, 0..1, 0..1]).into_data()
+            })
+        });
         for (name, pad) in &paths {
             g.bench_function(format!("fwd/{name}-{mode}"), |b| {
                 // materialise: read one element back

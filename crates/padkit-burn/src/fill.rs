@@ -1,5 +1,6 @@
 //! The constant a pad fills with, exact in every Burn element type.
 
+use burn::config::Config;
 use burn::tensor::{BoolStore, DType};
 use padkit::PadError;
 use padkit::half::{bf16, f16};
@@ -16,10 +17,9 @@ use padkit::half::{bf16, f16};
 /// assert_eq!(Fill::from(3i64), Fill::Int(3));
 /// assert_eq!(Fill::default(), Fill::Zero);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Config, Debug, Copy, PartialEq)]
 pub enum Fill {
     /// All-zero bits: 0, 0.0 or `false`.
-    #[default]
     Zero,
     /// A floating-point value.
     Float(f64),
@@ -27,6 +27,15 @@ pub enum Fill {
     Int(i64),
     /// A boolean value.
     Bool(bool),
+}
+
+// Not derived: `Config` copies the variants, `#[default]` included, into a serde enum
+// where that attribute is unknown.
+#[allow(clippy::derivable_impls)]
+impl Default for Fill {
+    fn default() -> Self {
+        Fill::Zero
+    }
 }
 
 impl From<f64> for Fill {

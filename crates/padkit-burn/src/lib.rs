@@ -1,9 +1,14 @@
 //! # padkit-burn: the complete Pad for Burn
 //!
-//! [`pad`] and [`pad_with`] pad a `Tensor<D, K>` of any kind (Float, Int, Bool) on any
-//! backend with padkit's full semantics: constant, reflect, edge, wrap and symmetric,
-//! negative pads, axes (negative too), interior padding and exact fill values. Bad specs
-//! are errors, never panics.
+//! Pad a `Tensor<D, K>` of any kind (Float, Int, Bool) on any backend with padkit's full
+//! semantics: constant, reflect, edge, wrap and symmetric, negative pads (crop), axes
+//! (negative too), interior padding and exact fill values. Bad pads are errors, never
+//! panics.
+//!
+//! Two shapes of call:
+//! - Burn's: [`PadExt::padkit_pad`] takes `(before, after)` pairs for the last dims (or
+//!   [`on_axes`]) and a [`PaddingMode`], like `Tensor::pad`;
+//! - ONNX's: [`pad`] and [`pad_with`] take a [`PadSpec`] (flat pads, axes, interior).
 //!
 //! On Flex and NdArray devices (with or without autodiff) the pad runs padkit's kernel on
 //! the backend's buffer, and its gradient is padkit's adjoint; every other backend gets a
@@ -11,57 +16,51 @@
 //!
 //! ```
 //! use burn::tensor::{Device, Tensor};
-//! use padkit::{PadMode, PadSpec};
-//! use padkit_burn::PadExt;
+//! use padkit_burn::{PadExt, PaddingMode};
 //! let x = Tensor::<2>::from_floats([[1.0, 2.0], [3.0, 4.0]], &Device::flex());
-//! let y = x.padkit_pad(&PadSpec::new(vec![1, 1]).with_axes(vec![-1]).with_mode(PadMode::Wrap)).unwrap();
+//! let y = x.padkit_pad([(1, 1)], PaddingMode::Wrap).unwrap();
 //! assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![2.0, 1.0, 2.0, 1.0, 4.0, 3.0, 4.0, 3.0]);
 //! ```
 
 mod composed;
 mod fill;
 mod host;
+pub mod import;
 mod module;
 mod native;
+mod padding;
 
 pub use composed::pad_composed;
 pub use fill::Fill;
 pub use module::{Pad, PadConfig};
-pub use native::PadBackend;
-pub use padkit::{PadError, PadMode, PadSpec};
+pub use padding::{OnAxes, Padding, PaddingMode, on_axes};
+pub use padkit;
+pub use padkit::{PadError, PadSpec};
 
-use burn::backend::{Dispatch, DispatchDevice};
-use burn::tensor::DispatchTensor;
+use burn::backend::DispatchDevice;
 use burn::tensor::{Bool, Device, Float, Int, Tensor, kind::Basic};
 use padkit::Plan;
 
-/// A tensor kind padkit-burn pads natively where the backend allows it.
-pub trait PadKind: Basic {
-    /// The native pad of a tensor of this kind (through [`PadBackend`]).
-    #[doc(hidden)]
-    fn native(x: DispatchTensor, spec: PadSpec, fill: Fill) -> DispatchTensor;
+use native::{Checked, Native};
+
+mod sealed {
+    /// Only the kinds padkit-burn implements [`PadKind`](super::PadKind) for.
+    pub trait Sealed {}
+    impl Sealed for burn::tensor::Float {}
+    impl Sealed for burn::tensor::Int {}
+    impl Sealed for burn::tensor::Bool {}
 }
 
-impl PadKind for Float {
-    fn native(x: DispatchTensor, spec: PadSpec, fill: Fill) -> DispatchTensor {
-        <Dispatch as PadBackend>::padkit_pad_float(x, spec, fill)
-    }
-}
+/// A tensor kind padkit-burn pads (Float, Int, Bool), natively where the backend allows
+/// it. Sealed: the native path is padkit-burn's own.
+pub trait PadKind: Basic + sealed::Sealed + Native {}
 
-impl PadKind for Int {
-    fn native(x: DispatchTensor, spec: PadSpec, fill: Fill) -> DispatchTensor {
-        <Dispatch as PadBackend>::padkit_pad_int(x, spec, fill)
-    }
-}
-
-impl PadKind for Bool {
-    fn native(x: DispatchTensor, spec: PadSpec, fill: Fill) -> DispatchTensor {
-        <Dispatch as PadBackend>::padkit_pad_bool(x, spec, fill)
-    }
-}
+impl PadKind for Float {}
+impl PadKind for Int {}
+impl PadKind for Bool {}
 
 /// True for devices whose backend has padkit's native kernel (Flex, NdArray, and autodiff
-/// over them); the others never reach the extension, which would panic for them.
+/// over them).
 ///
 /// ```
 /// use burn::tensor::Device;
@@ -106,33 +105,56 @@ pub fn pad_with<const D: usize, K: PadKind>(
     fill: impl Into<Fill>,
 ) -> Result<Tensor<D, K>, PadError> {
     let fill = fill.into();
-    let dtype = tensor.dtype();
-    let width = fill::width(dtype)?;
-    let plan = Plan::new(&tensor.dims(), spec, width)?;
-    fill.bytes(dtype)?;
-    // The backends allocate the output infallibly: make sure it can be.
-    padkit::check_allocatable(plan.output_len() * width)?;
     if has_native_kernel(&tensor.device()) {
-        let out = K::native(tensor.into_dispatch(), spec.clone(), fill);
-        Ok(Tensor::from_dispatch(out))
+        let checked = Checked::new(&tensor.dims(), tensor.dtype(), spec, fill)?;
+        Ok(Tensor::from_dispatch(K::native(
+            tensor.into_dispatch(),
+            checked,
+        )))
     } else {
         pad_composed(tensor, spec, fill)
     }
 }
 
-/// `tensor.padkit_pad(&spec)`-style calls.
+/// Pad as a method, in Burn's shape or ONNX's.
 pub trait PadExt: Sized {
-    /// [`pad`] as a method.
-    fn padkit_pad(self, spec: &PadSpec) -> Result<Self, PadError>;
+    /// Pads by `(before, after)` pairs of the last dims (or [`on_axes`]); negative values
+    /// crop. Like Burn's `Tensor::pad`, for every kind, with padkit's modes.
+    fn padkit_pad(
+        self,
+        padding: impl Padding,
+        mode: impl Into<PaddingMode>,
+    ) -> Result<Self, PadError>;
     /// [`pad_with`] as a method.
-    fn padkit_pad_with(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError>;
+    fn padkit_pad_spec(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError>;
 }
 
 impl<const D: usize, K: PadKind> PadExt for Tensor<D, K> {
-    fn padkit_pad(self, spec: &PadSpec) -> Result<Self, PadError> {
-        pad(self, spec)
+    fn padkit_pad(
+        self,
+        padding: impl Padding,
+        mode: impl Into<PaddingMode>,
+    ) -> Result<Self, PadError> {
+        let (mode, fill) = mode.into().parts();
+        pad_with(self, &padding.spec(mode), fill)
     }
-    fn padkit_pad_with(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError> {
+
+    fn padkit_pad_spec(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError> {
         pad_with(self, spec, fill)
     }
+}
+
+/// Checks `spec` and `fill` against a tensor of `dims` and `dtype`, and that its output
+/// can be allocated (the backends allocate infallibly); returns the plan.
+fn check(
+    dims: &[usize],
+    dtype: burn::tensor::DType,
+    spec: &PadSpec,
+    fill: Fill,
+) -> Result<Plan, PadError> {
+    let width = fill::width(dtype)?;
+    let plan = Plan::new(dims, spec, width)?;
+    fill.bytes(dtype)?;
+    padkit::check_allocatable(plan.output_len() * width)?;
+    Ok(plan)
 }

@@ -6,8 +6,10 @@
 //! views are made contiguous first) and writes one new, element-aligned buffer that the
 //! backend adopts without a copy.
 //!
-//! Specs reaching these functions were already checked by `Plan::new` (lengths, axes,
-//! extents and output size), so the kernels cannot refuse them.
+//! The backend operations take a [`Checked`]: a spec and fill checked against the tensor
+//! (and its output's allocation tried) by padkit-burn, which alone can make one; the trait
+//! itself is not reachable from outside the crate. So the kernels cannot meet a spec they
+//! would have to refuse.
 #![allow(deprecated)] // NdArray is deprecated in Burn 0.22 in favour of Flex; both are served.
 
 use burn::backend::autodiff::checkpoint::{base::Checkpointer, strategy::CheckpointStrategy};
@@ -16,15 +18,66 @@ use burn::backend::autodiff::ops::{Backward, Ops, OpsKind, unary};
 use burn::backend::flex::{FlexTensor, Layout};
 use burn::backend::ndarray::NdArrayTensor;
 use burn::backend::tensor::{BoolTensor, FloatTensor, IntTensor};
-use burn::backend::{Autodiff, Backend, Flex, NdArray, TensorMetadata, backend_extension};
-use burn::tensor::{Bytes, Shape, TensorData, read_sync};
-use padkit::PadSpec;
+use burn::backend::{
+    Autodiff, Backend, Dispatch, Flex, NdArray, TensorMetadata, backend_extension,
+};
+use burn::tensor::{Bool, DispatchTensor, Float, Int};
+use burn::tensor::{Bytes, DType, Shape, TensorData, read_sync};
+use padkit::{PadError, PadSpec};
 
 use crate::Fill;
 use crate::fill::width;
 use crate::host::{adjoint_data, pad_host};
 
-const CHECKED: &str = "the spec was checked by Plan::new before reaching the backend";
+const CHECKED: &str = "a Checked pad was checked against this tensor when it was made";
+
+/// A pad checked against one tensor's shape and type (spec, fill, output allocation).
+/// Only [`Checked::new`], inside padkit-burn, makes one.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    spec: PadSpec,
+    fill: Fill,
+}
+
+impl Checked {
+    /// Checks `spec` and `fill` for a tensor of `dims` and `dtype`.
+    pub(crate) fn new(
+        dims: &[usize],
+        dtype: DType,
+        spec: &PadSpec,
+        fill: Fill,
+    ) -> Result<Checked, PadError> {
+        crate::check(dims, dtype, spec, fill)?;
+        Ok(Checked {
+            spec: spec.clone(),
+            fill,
+        })
+    }
+}
+
+/// The native pad of a tensor kind, through [`PadBackend`].
+pub trait Native {
+    /// Pads `x` on its backend.
+    fn native(x: DispatchTensor, checked: Checked) -> DispatchTensor;
+}
+
+impl Native for Float {
+    fn native(x: DispatchTensor, checked: Checked) -> DispatchTensor {
+        <Dispatch as PadBackend>::padkit_pad_float(x, checked)
+    }
+}
+
+impl Native for Int {
+    fn native(x: DispatchTensor, checked: Checked) -> DispatchTensor {
+        <Dispatch as PadBackend>::padkit_pad_int(x, checked)
+    }
+}
+
+impl Native for Bool {
+    fn native(x: DispatchTensor, checked: Checked) -> DispatchTensor {
+        <Dispatch as PadBackend>::padkit_pad_bool(x, checked)
+    }
+}
 
 /// A host buffer of a backend tensor (the gradient is usually unique, so Flex hands its
 /// own buffer over).
@@ -36,7 +89,7 @@ fn host<E: std::fmt::Debug>(data: impl Future<Output = Result<TensorData, E>>) -
 #[backend_extension(Flex, NdArray, Autodiff)]
 pub trait PadBackend: Backend {
     /// Pads a float tensor.
-    fn padkit_pad_float(x: FloatTensor<Self>, spec: PadSpec, fill: Fill) -> FloatTensor<Self>;
+    fn padkit_pad_float(x: FloatTensor<Self>, checked: Checked) -> FloatTensor<Self>;
 
     /// The adjoint of `padkit_pad_float` for an input of `in_shape`; both listed backends
     /// run this body on the gradient's host buffer.
@@ -51,23 +104,23 @@ pub trait PadBackend: Backend {
     }
 
     /// Pads an int tensor.
-    fn padkit_pad_int(x: IntTensor<Self>, spec: PadSpec, fill: Fill) -> IntTensor<Self>;
+    fn padkit_pad_int(x: IntTensor<Self>, checked: Checked) -> IntTensor<Self>;
 
     /// Pads a bool tensor.
-    fn padkit_pad_bool(x: BoolTensor<Self>, spec: PadSpec, fill: Fill) -> BoolTensor<Self>;
+    fn padkit_pad_bool(x: BoolTensor<Self>, checked: Checked) -> BoolTensor<Self>;
 }
 
 impl PadBackend for Flex {
-    fn padkit_pad_float(x: FlexTensor, spec: PadSpec, fill: Fill) -> FlexTensor {
-        flex_pad(x, &spec, fill)
+    fn padkit_pad_float(x: FlexTensor, checked: Checked) -> FlexTensor {
+        flex_pad(x, &checked.spec, checked.fill)
     }
 
-    fn padkit_pad_int(x: FlexTensor, spec: PadSpec, fill: Fill) -> FlexTensor {
-        flex_pad(x, &spec, fill)
+    fn padkit_pad_int(x: FlexTensor, checked: Checked) -> FlexTensor {
+        flex_pad(x, &checked.spec, checked.fill)
     }
 
-    fn padkit_pad_bool(x: FlexTensor, spec: PadSpec, fill: Fill) -> FlexTensor {
-        flex_pad(x, &spec, fill)
+    fn padkit_pad_bool(x: FlexTensor, checked: Checked) -> FlexTensor {
+        flex_pad(x, &checked.spec, checked.fill)
     }
 }
 
@@ -90,16 +143,16 @@ fn flex_pad(x: FlexTensor, spec: &PadSpec, fill: Fill) -> FlexTensor {
 }
 
 impl PadBackend for NdArray {
-    fn padkit_pad_float(x: NdArrayTensor, spec: PadSpec, fill: Fill) -> NdArrayTensor {
-        ndarray_pad(&x, &spec, fill)
+    fn padkit_pad_float(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
+        ndarray_pad(&x, &checked.spec, checked.fill)
     }
 
-    fn padkit_pad_int(x: NdArrayTensor, spec: PadSpec, fill: Fill) -> NdArrayTensor {
-        ndarray_pad(&x, &spec, fill)
+    fn padkit_pad_int(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
+        ndarray_pad(&x, &checked.spec, checked.fill)
     }
 
-    fn padkit_pad_bool(x: NdArrayTensor, spec: PadSpec, fill: Fill) -> NdArrayTensor {
-        ndarray_pad(&x, &spec, fill)
+    fn padkit_pad_bool(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
+        ndarray_pad(&x, &checked.spec, checked.fill)
     }
 }
 
@@ -159,23 +212,24 @@ impl<B: PadBackend> Backward<B, 1> for PadBackward {
 }
 
 impl<B: PadBackend, C: CheckpointStrategy> PadBackend for Autodiff<B, C> {
-    fn padkit_pad_float(x: FloatTensor<Self>, spec: PadSpec, fill: Fill) -> FloatTensor<Self> {
+    fn padkit_pad_float(x: FloatTensor<Self>, checked: Checked) -> FloatTensor<Self> {
         let (primitive, guard) = x.into_parts();
         let in_shape = primitive.shape().to_vec();
         match PadBackward.prepare::<C>([guard]).compute_bound().stateful() {
             OpsKind::Tracked(prep) => {
-                let out = B::padkit_pad_float(primitive, spec.clone(), fill);
+                let spec = checked.spec.clone();
+                let out = B::padkit_pad_float(primitive, checked);
                 prep.finish((in_shape, spec), out)
             }
-            OpsKind::UnTracked(prep) => prep.finish(B::padkit_pad_float(primitive, spec, fill)),
+            OpsKind::UnTracked(prep) => prep.finish(B::padkit_pad_float(primitive, checked)),
         }
     }
 
-    fn padkit_pad_int(x: IntTensor<Self>, spec: PadSpec, fill: Fill) -> IntTensor<Self> {
-        B::padkit_pad_int(x, spec, fill)
+    fn padkit_pad_int(x: IntTensor<Self>, checked: Checked) -> IntTensor<Self> {
+        B::padkit_pad_int(x, checked)
     }
 
-    fn padkit_pad_bool(x: BoolTensor<Self>, spec: PadSpec, fill: Fill) -> BoolTensor<Self> {
-        B::padkit_pad_bool(x, spec, fill)
+    fn padkit_pad_bool(x: BoolTensor<Self>, checked: Checked) -> BoolTensor<Self> {
+        B::padkit_pad_bool(x, checked)
     }
 }

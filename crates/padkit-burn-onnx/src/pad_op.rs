@@ -1,0 +1,371 @@
+//! The custom op serving Pad nodes in [`PAD_DOMAIN`](crate::PAD_DOMAIN): every check at
+//! build time, then one call to `padkit_burn::import::pad_node` in the generated code.
+
+use burn_onnx::ext::proc_macro2::TokenStream;
+use burn_onnx::ext::quote::quote;
+use burn_onnx::ext::{
+    ArgType, Argument, AttrKind, CodegenContext, CustomNode, CustomOp, DType, ProcessError,
+    TensorData, TensorType, arg_to_ident,
+};
+use padkit::{PadMode, PadSpec};
+
+use crate::rewrite::PAD_DOMAIN;
+
+/// ONNX Pad, every opset, as a burn-onnx custom op generating calls to padkit-burn.
+pub struct PadOp;
+
+/// Integers known at build time, or read from input `ix` at run time.
+enum Ints {
+    Known(Vec<i64>),
+    Input(usize),
+}
+
+/// The constant fill: none (zero), a value known at build time, or input `ix`.
+enum Value {
+    Zero,
+    Float(f64),
+    Int(i64),
+    Bool(bool),
+    Input(usize),
+}
+
+/// A Pad node read and checked.
+struct Config {
+    mode: PadMode,
+    pads: Ints,
+    axes: Option<Ints>,
+    value: Value,
+    dtype: DType,
+    rank: usize,
+}
+
+fn error(node: &CustomNode, what: impl std::fmt::Display) -> ProcessError {
+    ProcessError::Custom(format!("Pad node {:?}: {what}", node.name))
+}
+
+/// padkit's name for a Burn element type, for the ONNX type rules.
+fn onnx_type(dtype: DType) -> Option<padkit::DType> {
+    use padkit::DType as P;
+    Some(match dtype {
+        DType::F64 => P::Float64,
+        DType::F32 => P::Float32,
+        DType::F16 => P::Float16,
+        DType::BF16 => P::BFloat16,
+        DType::I64 => P::Int64,
+        DType::I32 => P::Int32,
+        DType::I16 => P::Int16,
+        DType::I8 => P::Int8,
+        DType::U64 => P::UInt64,
+        DType::U32 => P::UInt32,
+        DType::U16 => P::UInt16,
+        DType::U8 => P::UInt8,
+        DType::Bool(_) => P::Bool,
+        _ => return None,
+    })
+}
+
+impl Config {
+    fn read(node: &CustomNode) -> Result<Config, ProcessError> {
+        let opset = node.opset as i64;
+        let mode = match node.attrs.kind("mode") {
+            None => "constant",
+            Some(AttrKind::String) => node.attrs.get_string("mode").unwrap_or("constant"),
+            Some(other) => {
+                return Err(error(
+                    node,
+                    format!("attribute 'mode' must be a string, it is {other:?}"),
+                ));
+            }
+        };
+        let mode = padkit::onnx::parse_mode(mode, opset).map_err(|e| error(node, e))?;
+        let ArgType::Tensor(TensorType { dtype, rank, .. }) = node
+            .inputs
+            .first()
+            .map(|a| &a.ty)
+            .ok_or_else(|| error(node, "has no data input"))?
+        else {
+            return Err(error(node, "its data must be a tensor"));
+        };
+        let (dtype, rank) = (*dtype, *rank);
+        let onnx = onnx_type(dtype)
+            .ok_or_else(|| error(node, format!("Burn cannot pad element type {dtype:?}")))?;
+        padkit::onnx::check_type(onnx, opset).map_err(|e| error(node, e))?;
+        let given: Vec<usize> = (0..node.inputs.len())
+            .filter(|&i| !node.inputs[i].is_optional())
+            .collect();
+        let mut config = Config {
+            mode,
+            pads: Ints::Known(vec![]),
+            axes: None,
+            value: Value::Zero,
+            dtype,
+            rank,
+        };
+        if opset < 11 {
+            let name = if opset < 2 { "paddings" } else { "pads" };
+            config.pads = Ints::Known(match node.attrs.kind(name) {
+                Some(AttrKind::Int64s) => node.attrs.get_i64s(name).unwrap_or_default().to_vec(),
+                _ => {
+                    return Err(error(
+                        node,
+                        format!("attribute '{name}' (a list of ints) is missing"),
+                    ));
+                }
+            });
+            config.value = match node.attrs.kind("value") {
+                None => Value::Zero,
+                Some(AttrKind::Float32) => {
+                    Value::Float(f64::from(node.attrs.get_f32("value").unwrap_or(0.0)))
+                }
+                Some(other) => {
+                    return Err(error(
+                        node,
+                        format!("attribute 'value' must be a float, it is {other:?}"),
+                    ));
+                }
+            };
+            return config.checked(node);
+        }
+        let slot = |ix: usize| given.contains(&ix);
+        if !slot(1) {
+            return Err(error(node, "input 'pads' is missing"));
+        }
+        config.pads = ints(node, 1, "pads", &[DType::I64])?;
+        if slot(2) {
+            config.value = value(node, 2, dtype)?;
+        }
+        if slot(3) {
+            if opset < 18 {
+                return Err(error(
+                    node,
+                    format!("input 'axes' needs opset 18 or later, the model uses opset {opset}"),
+                ));
+            }
+            config.axes = Some(ints(node, 3, "axes", &[DType::I64, DType::I32])?);
+        }
+        config.checked(node)
+    }
+
+    /// Checks known pads and axes against the data's rank (and its shape when known).
+    fn checked(self, node: &CustomNode) -> Result<Config, ProcessError> {
+        if let (Ints::Known(pads), None | Some(Ints::Known(_))) = (&self.pads, &self.axes) {
+            let spec = self.spec(pads.clone());
+            spec.resolve(self.rank).map_err(|e| error(node, e))?;
+            if let Some(shape) = static_shape(&node.inputs[0]) {
+                padkit::output_shape(&shape, &spec).map_err(|e| error(node, e))?;
+            }
+        }
+        Ok(self)
+    }
+
+    fn spec(&self, pads: Vec<i64>) -> PadSpec {
+        let axes = match &self.axes {
+            Some(Ints::Known(a)) => Some(a.clone()),
+            _ => None,
+        };
+        PadSpec {
+            pads,
+            axes,
+            mode: self.mode,
+            ..PadSpec::default()
+        }
+    }
+
+    /// The output's static shape, when the data's and the pads are known.
+    fn output_shape(&self, data: &Argument) -> Option<Vec<Option<usize>>> {
+        let Ints::Known(pads) = &self.pads else {
+            return None;
+        };
+        if matches!(self.axes, Some(Ints::Input(_))) {
+            return None;
+        }
+        let out = padkit::output_shape(&static_shape(data)?, &self.spec(pads.clone())).ok()?;
+        Some(out.into_iter().map(Some).collect())
+    }
+}
+
+/// The data's shape, when every dim is known at build time.
+fn static_shape(data: &Argument) -> Option<Vec<usize>> {
+    match &data.ty {
+        ArgType::Tensor(t) => t.static_shape.as_ref()?.iter().copied().collect(),
+        _ => None,
+    }
+}
+
+/// Input `ix` (pads or axes) as integers, known or read at run time.
+fn ints(node: &CustomNode, ix: usize, what: &str, allowed: &[DType]) -> Result<Ints, ProcessError> {
+    let arg = &node.inputs[ix];
+    if let Some(data) = arg.value() {
+        if !allowed.contains(&data.dtype()) {
+            return Err(error(
+                node,
+                format!(
+                    "input '{what}' has type {:?}; Pad takes {allowed:?}",
+                    data.dtype()
+                ),
+            ));
+        }
+        if data.shape().len() != 1 {
+            return Err(error(
+                node,
+                format!(
+                    "input '{what}' must be 1-D, it has shape {:?}",
+                    data.shape()
+                ),
+            ));
+        }
+        let values = data
+            .convert::<i64>()
+            .try_to_vec::<i64>()
+            .map_err(|e| error(node, format!("{e:?}")))?;
+        return Ok(Ints::Known(values));
+    }
+    match &arg.ty {
+        ArgType::Tensor(t) if t.rank == 1 && allowed.contains(&t.dtype) => Ok(Ints::Input(ix)),
+        ArgType::Shape(_) => Ok(Ints::Input(ix)),
+        other => Err(error(
+            node,
+            format!("input '{what}' must be a 1-D tensor of {allowed:?}, it is {other:?}"),
+        )),
+    }
+}
+
+/// Input `ix` (constant_value): known exactly in the data's type, or read at run time.
+fn value(node: &CustomNode, ix: usize, dtype: DType) -> Result<Value, ProcessError> {
+    let arg = &node.inputs[ix];
+    let Some(data) = arg.value() else {
+        return Ok(Value::Input(ix));
+    };
+    if data.dtype() != dtype {
+        return Err(error(
+            node,
+            format!(
+                "constant_value has type {:?} but the data has type {dtype:?}",
+                data.dtype()
+            ),
+        ));
+    }
+    if data.num_elements() != 1 {
+        return Err(error(
+            node,
+            format!(
+                "constant_value must be one value, it has shape {:?}",
+                data.shape()
+            ),
+        ));
+    }
+    exact(node, data)
+}
+
+/// The one value of `data`, exactly.
+fn exact(node: &CustomNode, data: TensorData) -> Result<Value, ProcessError> {
+    let failed =
+        |e: burn_onnx::ext::TensorData| error(node, format!("constant_value {e:?} cannot be read"));
+    Ok(match data.dtype() {
+        DType::F64 | DType::F32 | DType::F16 | DType::BF16 => Value::Float(
+            data.clone()
+                .convert::<f64>()
+                .try_to_vec::<f64>()
+                .map_err(|_| failed(data))?[0],
+        ),
+        DType::Bool(_) => Value::Bool(data.as_bytes().first().is_some_and(|&b| b != 0)),
+        DType::U64 => {
+            let v = data.clone().try_to_vec::<u64>().map_err(|_| failed(data))?[0];
+            Value::Int(i64::try_from(v).map_err(|_| {
+                error(
+                    node,
+                    format!("constant_value {v} is above what padkit-burn holds (i64)"),
+                )
+            })?)
+        }
+        _ => Value::Int(
+            data.clone()
+                .convert::<i64>()
+                .try_to_vec::<i64>()
+                .map_err(|_| failed(data))?[0],
+        ),
+    })
+}
+
+impl CustomOp for PadOp {
+    fn op_type(&self) -> &str {
+        "Pad"
+    }
+
+    fn domain(&self) -> &str {
+        PAD_DOMAIN
+    }
+
+    fn infer_output_types(&self, node: &CustomNode) -> Result<Vec<ArgType>, ProcessError> {
+        let config = Config::read(node)?;
+        let shape = config.output_shape(&node.inputs[0]);
+        Ok(vec![ArgType::Tensor(TensorType::new(
+            config.dtype,
+            config.rank,
+            shape,
+        ))])
+    }
+
+    fn forward(
+        &self,
+        node: &CustomNode,
+        ctx: &mut CodegenContext<'_, '_>,
+    ) -> Result<TokenStream, ProcessError> {
+        let config = Config::read(node)?;
+        let x = ctx.arg(&node.inputs[0]);
+        let mut ints = |i: &Ints| match i {
+            Ints::Known(v) => quote! { ::std::vec![#(#v),*] },
+            Ints::Input(ix) => {
+                let a = ctx.arg(&node.inputs[*ix]);
+                quote! { padkit_burn::import::ints(#a) }
+            }
+        };
+        let pads = ints(&config.pads);
+        let axes = match &config.axes {
+            None => quote! { ::core::option::Option::None },
+            Some(a) => {
+                let a = ints(a);
+                quote! { ::core::option::Option::Some(#a) }
+            }
+        };
+        let fill = match config.value {
+            Value::Zero => quote! { padkit_burn::Fill::Zero },
+            Value::Float(v) => {
+                let v = float_tokens(v);
+                quote! { padkit_burn::Fill::Float(#v) }
+            }
+            Value::Int(v) => quote! { padkit_burn::Fill::Int(#v) },
+            Value::Bool(v) => quote! { padkit_burn::Fill::Bool(#v) },
+            Value::Input(ix) => {
+                let a = ctx.arg(&node.inputs[ix]);
+                quote! { padkit_burn::import::fill(#a) }
+            }
+        };
+        let mode = match config.mode {
+            PadMode::Constant => quote! { Constant },
+            PadMode::Reflect => quote! { Reflect },
+            PadMode::Edge => quote! { Edge },
+            PadMode::Wrap => quote! { Wrap },
+            PadMode::Symmetric => quote! { Symmetric },
+        };
+        let out = arg_to_ident(&node.outputs[0]);
+        let name = &node.name;
+        Ok(quote! {
+            let #out = padkit_burn::import::pad_node(#name, #x, padkit_burn::padkit::PadMode::#mode, #pads, #axes, #fill);
+        })
+    }
+}
+
+/// An `f64` literal, exact (the shortest decimal that reads back to it), or the constant
+/// naming a value without a literal.
+fn float_tokens(v: f64) -> TokenStream {
+    if v.is_nan() {
+        quote! { f64::NAN }
+    } else if v == f64::INFINITY {
+        quote! { f64::INFINITY }
+    } else if v == f64::NEG_INFINITY {
+        quote! { f64::NEG_INFINITY }
+    } else {
+        quote! { #v }
+    }
+}

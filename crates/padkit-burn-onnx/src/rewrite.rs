@@ -1,0 +1,91 @@
+//! The model handed to burn-onnx: top-level Pad nodes moved to padkit's domain, Pads in
+//! subgraphs left to burn-onnx when it can import them.
+
+use onnx_ir::{GraphProto, Message, ModelProto, NodeProto};
+
+/// The domain padkit's Pad nodes move to; its opset is the model's default-domain opset,
+/// so the Pad version is kept.
+pub const PAD_DOMAIN: &str = "ai.padkit";
+
+/// Rewrites a serialized model for burn-onnx: every Pad node of the main graph moves to
+/// [`PAD_DOMAIN`]. Pads inside subgraphs stay burn-onnx's, unless burn-onnx cannot import
+/// them (mode wrap, negative pads given as attributes), which is an error naming the node.
+///
+/// ```
+/// // not a model: a clear error, not a panic
+/// assert!(padkit_burn_onnx::rewrite_model(b"not a model").is_err());
+/// ```
+pub fn rewrite_model(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let mut model =
+        ModelProto::parse_from_bytes(bytes).map_err(|e| format!("not an ONNX model ({e})"))?;
+    let Some(default) = model
+        .opset_import
+        .iter()
+        .find(|o| o.domain.is_empty() || o.domain == "ai.onnx")
+        .cloned()
+    else {
+        return Err("the model imports no opset of the default ONNX domain".into());
+    };
+    let graph = model.graph.as_mut().ok_or("the model has no graph")?;
+    for node in graph.node.iter_mut() {
+        if is_pad(node) {
+            node.domain = PAD_DOMAIN.into();
+        }
+        for a in &node.attribute {
+            for sub in a.g.as_ref().into_iter().chain(&a.graphs) {
+                check_subgraph(
+                    sub,
+                    &format!("attribute '{}' of {}", a.name, describe(node)),
+                )?;
+            }
+        }
+    }
+    if !model.opset_import.iter().any(|o| o.domain == PAD_DOMAIN) {
+        let mut padkit = default;
+        padkit.domain = PAD_DOMAIN.into();
+        model.opset_import.push(padkit);
+    }
+    model
+        .write_to_bytes()
+        .map_err(|e| format!("cannot serialize the rewritten model ({e})"))
+}
+
+fn is_pad(node: &NodeProto) -> bool {
+    node.op_type == "Pad" && (node.domain.is_empty() || node.domain == "ai.onnx")
+}
+
+fn describe(node: &NodeProto) -> String {
+    format!("{} node {:?}", node.op_type, node.name)
+}
+
+/// Refuses the Pads of a subgraph that burn-onnx's own Pad cannot import.
+fn check_subgraph(graph: &GraphProto, place: &str) -> Result<(), String> {
+    for node in &graph.node {
+        if is_pad(node) {
+            let refuse = |why: &str| {
+                Err(format!(
+                    "Pad node {:?} in {place} {why}: burn-onnx's hooks do not reach subgraphs, so \
+                     padkit cannot import it there, and burn-onnx's own Pad refuses it",
+                    node.name
+                ))
+            };
+            for a in &node.attribute {
+                if a.name == "mode" && a.s == "wrap" {
+                    return refuse("uses mode wrap");
+                }
+                if (a.name == "pads" || a.name == "paddings") && a.ints.iter().any(|&p| p < 0) {
+                    return refuse("has negative pads");
+                }
+            }
+        }
+        for a in &node.attribute {
+            for sub in a.g.as_ref().into_iter().chain(&a.graphs) {
+                check_subgraph(
+                    sub,
+                    &format!("attribute '{}' of {} in {place}", a.name, describe(node)),
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
