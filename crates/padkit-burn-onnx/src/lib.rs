@@ -53,7 +53,8 @@ impl Error {
 /// [`ModelGen::run_from_script`] in a build script.
 pub struct ModelGen {
     inner: burn_onnx::ModelGen,
-    inputs: Vec<PathBuf>,
+    /// Each model and the name of its generated file (and module).
+    inputs: Vec<(PathBuf, String)>,
 }
 
 impl Default for ModelGen {
@@ -66,8 +67,8 @@ impl ModelGen {
     /// A generator with padkit's Pad registered.
     ///
     /// ```
-    /// let mut gen = padkit_burn_onnx::ModelGen::new();
-    /// gen.input("model.onnx").out_dir("model/");
+    /// let mut generator = padkit_burn_onnx::ModelGen::new();
+    /// generator.input("model.onnx").out_dir("model/");
     /// ```
     pub fn new() -> ModelGen {
         let mut inner = burn_onnx::ModelGen::new();
@@ -80,7 +81,25 @@ impl ModelGen {
 
     /// Adds an ONNX model to import (the generated file is named after it).
     pub fn input(&mut self, path: &str) -> &mut Self {
-        self.inputs.push(PathBuf::from(path));
+        let path = PathBuf::from(path);
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        self.inputs.push((path, name));
+        self
+    }
+
+    /// Adds an ONNX model whose generated file is `name.rs` (models in folders of their
+    /// own are often all called `model.onnx`).
+    ///
+    /// ```
+    /// let mut generator = padkit_burn_onnx::ModelGen::new();
+    /// generator.input_named("tests/test_wrap_pad/model.onnx", "wrap_pad");
+    /// ```
+    pub fn input_named(&mut self, path: &str, name: &str) -> &mut Self {
+        self.inputs.push((PathBuf::from(path), name.to_string()));
         self
     }
 
@@ -124,24 +143,32 @@ impl ModelGen {
     }
 
     /// [`ModelGen::run_from_script`], returning the error instead. Each model is
-    /// rewritten (see [`rewrite_model`]) into `$OUT_DIR/padkit-burn-onnx/` under its own
-    /// file name, which burn-onnx then imports.
+    /// rewritten (see [`rewrite_model`]) into `$OUT_DIR/padkit-burn-onnx/NAME.onnx`, which
+    /// burn-onnx then imports into the `out_dir` below `OUT_DIR`.
     pub fn try_run_from_script(&mut self) -> Result<(), Error> {
         let out = std::env::var_os("OUT_DIR")
             .ok_or_else(|| Error::new("OUT_DIR is not set: call this from a build script"))?;
-        let scratch = Path::new(&out).join("padkit-burn-onnx");
-        std::fs::create_dir_all(&scratch)
+        self.run(&Path::new(&out).join("padkit-burn-onnx"), true)
+    }
+
+    /// Imports the models outside a build script, into the `out_dir` given as is; the
+    /// rewritten models go to `scratch`.
+    pub fn try_run_from_cli(&mut self, scratch: &Path) -> Result<(), Error> {
+        self.run(scratch, false)
+    }
+
+    fn run(&mut self, scratch: &Path, from_script: bool) -> Result<(), Error> {
+        std::fs::create_dir_all(scratch)
             .map_err(|e| Error::new(format!("cannot create {}: {e}", scratch.display())))?;
-        for path in &self.inputs {
-            println!("cargo:rerun-if-changed={}", path.display());
+        for (path, name) in &self.inputs {
+            if from_script {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
             let bytes = std::fs::read(path)
                 .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display())))?;
             let rewritten = rewrite_model(&bytes)
                 .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
-            let name = path
-                .file_name()
-                .ok_or_else(|| Error::new(format!("{} names no file", path.display())))?;
-            let target = scratch.join(name);
+            let target = scratch.join(format!("{name}.onnx"));
             // Written only when it changes, so that cargo does not rerun the script for it.
             if std::fs::read(&target).ok().as_deref() != Some(&rewritten[..]) {
                 std::fs::write(&target, &rewritten)
@@ -149,7 +176,26 @@ impl ModelGen {
             }
             self.inner.input(&target.to_string_lossy());
         }
-        self.inner.run_from_script();
-        Ok(())
+        // burn-onnx reports what it refuses (and what padkit's op refuses while it parses)
+        // by panicking: turn that into this error, printed once.
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let inner = &self.inner;
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if from_script {
+                inner.run_from_script()
+            } else {
+                inner.run_from_cli()
+            }
+        }));
+        std::panic::set_hook(previous);
+        run.map_err(|payload| {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "burn-onnx failed without a message".into());
+            Error::new(message)
+        })
     }
 }

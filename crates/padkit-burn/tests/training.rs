@@ -81,7 +81,12 @@ fn input_gradient_through_the_pad_matches_finite_differences() {
         let tensor = |v: Vec<f32>| Tensor::<4>::from_data(TensorData::new(v, [1, 2, 5, 5]), &dev);
         let x = tensor(x0.clone()).require_grad();
         let grads = model.loss(x.clone(), target.clone()).backward();
-        let grad = x.grad(&grads).unwrap().into_data().try_to_vec::<f32>().unwrap();
+        let grad = x
+            .grad(&grads)
+            .unwrap()
+            .into_data()
+            .try_to_vec::<f32>()
+            .unwrap();
         let loss_at = |v: Vec<f32>| model.loss(tensor(v), target.clone()).into_scalar::<f32>();
         let eps = 0.05;
         for i in 0..x0.len() {
