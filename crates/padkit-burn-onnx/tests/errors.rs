@@ -86,5 +86,10 @@ fn pads_that_do_not_fit_are_build_errors() {
         .try_run_from_cli(&dir.join("scratch"))
         .unwrap_err();
     let err = err.to_string();
-    assert!(err.contains("Pad node \"custom1\": axis 2: output extent would be -3 (extent 4, begin -9, end 2"), "{err}");
+    assert!(
+        err.contains(
+            "Pad node \"custom1\": axis 2: output extent would be -3 (extent 4, begin -9, end 2"
+        ),
+        "{err}"
+    );
 }
