@@ -22,7 +22,7 @@ const FRAGMENT: &str = "padkit_pad";
 ///
 /// ```
 /// let registry = padkit_tract::nnef::registry();
-/// assert_eq!(registry.id.0.as_ref(), "padkit");
+/// assert_eq!(registry.id.0, "padkit");
 /// ```
 pub fn registry() -> Registry {
     let mut registry = Registry::new("padkit")
