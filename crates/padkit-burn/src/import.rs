@@ -18,7 +18,7 @@ use crate::{Fill, PadKind, PadSpec, pad_with};
 /// use padkit::PadMode;
 /// let x = Tensor::<1>::from_floats([1.0, 2.0, 3.0], &Device::flex());
 /// let y = padkit_burn::import::pad_node("p", x, PadMode::Wrap, vec![1, -1], None, Fill::Zero);
-/// assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![2.0, 1.0, 2.0]);
+/// assert_eq!(y.into_data().try_to_vec::<f32>().unwrap(), vec![2.0, 1.0, 2.0]);
 /// ```
 pub fn pad_node<const D: usize, K: PadKind>(
     node: &str,

@@ -19,7 +19,7 @@
 //! use padkit_burn::{PadExt, PaddingMode};
 //! let x = Tensor::<2>::from_floats([[1.0, 2.0], [3.0, 4.0]], &Device::flex());
 //! let y = x.padkit_pad([(1, 1)], PaddingMode::Wrap).unwrap();
-//! assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![2.0, 1.0, 2.0, 1.0, 4.0, 3.0, 4.0, 3.0]);
+//! assert_eq!(y.into_data().try_to_vec::<f32>().unwrap(), vec![2.0, 1.0, 2.0, 1.0, 4.0, 3.0, 4.0, 3.0]);
 //! ```
 
 mod composed;
@@ -53,7 +53,7 @@ mod sealed {
 
 /// A tensor kind padkit-burn pads (Float, Int, Bool), natively where the backend allows
 /// it. Sealed: the native path is padkit-burn's own.
-pub trait PadKind: Basic + sealed::Sealed + Native {}
+pub trait PadKind: Basic + sealed::Sealed + Native + composed::KeepInGraph {}
 
 impl PadKind for Float {}
 impl PadKind for Int {}
@@ -81,7 +81,7 @@ pub fn has_native_kernel(device: &Device) -> bool {
 /// use burn::tensor::{Device, Int, Tensor};
 /// let x = Tensor::<1, Int>::from_ints([1, 2, 3], &Device::flex());
 /// let y = padkit_burn::pad(x, &padkit::PadSpec::new(vec![-1, 1])).unwrap();
-/// assert_eq!(y.into_data().convert::<i64>().to_vec::<i64>().unwrap(), vec![2, 3, 0]);
+/// assert_eq!(y.into_data().try_into_vec_as::<i64>().unwrap(), vec![2, 3, 0]);
 /// ```
 pub fn pad<const D: usize, K: PadKind>(
     tensor: Tensor<D, K>,
@@ -97,7 +97,7 @@ pub fn pad<const D: usize, K: PadKind>(
 /// use burn::tensor::{DType, Device, Int, Tensor};
 /// let x = Tensor::<1, Int>::from_data([1i64, 2], (&Device::flex(), DType::I64));
 /// let y = padkit_burn::pad_with(x, &padkit::PadSpec::new(vec![1, 0]), 16_777_217i64).unwrap();
-/// assert_eq!(y.into_data().to_vec::<i64>().unwrap(), vec![16_777_217, 1, 2]);
+/// assert_eq!(y.into_data().try_to_vec::<i64>().unwrap(), vec![16_777_217, 1, 2]);
 /// ```
 pub fn pad_with<const D: usize, K: PadKind>(
     tensor: Tensor<D, K>,

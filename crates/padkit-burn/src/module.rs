@@ -83,7 +83,7 @@ impl PadConfig {
 /// use padkit_burn::{PadConfig, PaddingMode};
 /// let pad = PadConfig::new(vec![1, 2]).with_mode(PaddingMode::from(-1.0)).init();
 /// let y = pad.forward(Tensor::<1>::from_floats([5.0], &Device::flex()));
-/// assert_eq!(y.into_data().to_vec::<f32>().unwrap(), vec![-1.0, 5.0, -1.0, -1.0]);
+/// assert_eq!(y.into_data().try_to_vec::<f32>().unwrap(), vec![-1.0, 5.0, -1.0, -1.0]);
 /// ```
 #[derive(Module, Debug)]
 pub struct Pad {
