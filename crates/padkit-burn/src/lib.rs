@@ -10,7 +10,8 @@
 //!   [`on_axes`]) and a [`PaddingMode`], like `Tensor::pad`;
 //! - ONNX's: [`pad`] and [`pad_with`] take a [`PadSpec`] (flat pads, axes, interior).
 //!
-//! On Flex and NdArray devices (with or without autodiff) the pad runs padkit's kernel on
+//! On Flex and NdArray devices (NdArray with the default `ndarray` feature; with or without
+//! autodiff) the pad runs padkit's kernel on
 //! the backend's buffer, and its gradient is padkit's adjoint; every other backend gets a
 //! composition of Burn tensor ops ([`pad_composed`]), which autodiff differentiates.
 //!
@@ -59,20 +60,21 @@ impl PadKind for Float {}
 impl PadKind for Int {}
 impl PadKind for Bool {}
 
-/// True for devices whose backend has padkit's native kernel (Flex, NdArray, and autodiff
-/// over them).
+/// True for devices whose backend has padkit's native kernel (Flex, NdArray with the
+/// `ndarray` feature, and autodiff over them).
 ///
 /// ```
 /// use burn::tensor::Device;
 /// assert!(padkit_burn::has_native_kernel(&Device::flex().autodiff()));
 /// ```
 pub fn has_native_kernel(device: &Device) -> bool {
-    #[allow(deprecated)]
-    let native = matches!(
-        device.clone().inner().as_dispatch(),
-        DispatchDevice::Flex(_) | DispatchDevice::NdArray(_)
-    );
-    native
+    match device.clone().inner().as_dispatch() {
+        DispatchDevice::Flex(_) => true,
+        #[cfg(feature = "ndarray")]
+        #[allow(deprecated)]
+        DispatchDevice::NdArray(_) => true,
+        _ => false,
+    }
 }
 
 /// Pads with zero fill (constant mode) — see [`pad_with`].

@@ -10,24 +10,26 @@
 //! (and its output's allocation tried) by padkit-burn, which alone can make one; the trait
 //! itself is not reachable from outside the crate. So the kernels cannot meet a spec they
 //! would have to refuse.
-#![allow(deprecated)] // NdArray is deprecated in Burn 0.22 in favour of Flex; both are served.
+// The extension's generated dispatch names NdArray, deprecated in Burn 0.22 in favour of
+// Flex; padkit-burn serves both.
+#![allow(deprecated)]
 
 use burn::backend::autodiff::checkpoint::{base::Checkpointer, strategy::CheckpointStrategy};
 use burn::backend::autodiff::grads::Gradients;
 use burn::backend::autodiff::ops::{Backward, Ops, OpsKind, unary};
 use burn::backend::flex::{FlexTensor, Layout};
-use burn::backend::ndarray::NdArrayTensor;
 use burn::backend::tensor::{BoolTensor, FloatTensor, IntTensor};
-use burn::backend::{
-    Autodiff, Backend, Dispatch, Flex, NdArray, TensorMetadata, backend_extension,
-};
+use burn::backend::{Autodiff, Backend, Dispatch, Flex, TensorMetadata, backend_extension};
 use burn::tensor::{Bool, DispatchTensor, Float, Int};
-use burn::tensor::{Bytes, DType, Shape, TensorData, read_sync};
+use burn::tensor::{DType, Shape, TensorData, read_sync};
 use padkit::{PadError, PadSpec};
 
 use crate::Fill;
 use crate::fill::width;
 use crate::host::{adjoint_data, pad_host};
+
+#[cfg(feature = "ndarray")]
+mod ndarray;
 
 const CHECKED: &str = "a Checked pad was checked against this tensor when it was made";
 
@@ -86,7 +88,7 @@ fn host<E: std::fmt::Debug>(data: impl Future<Output = Result<TensorData, E>>) -
 }
 
 /// Pad as a backend operation, with its backward.
-#[backend_extension(Flex, NdArray, Autodiff)]
+#[backend_extension(Flex, NdArray: cfg(feature = "ndarray"), Autodiff)]
 pub trait PadBackend: Backend {
     /// Pads a float tensor.
     fn padkit_pad_float(x: FloatTensor<Self>, checked: Checked) -> FloatTensor<Self>;
@@ -140,61 +142,6 @@ fn flex_pad(x: FlexTensor, spec: &PadSpec, fill: Fill) -> FlexTensor {
     let input = &x.bytes()[start * w..end * w];
     let (shape, bytes) = pad_host(input, x.layout().shape(), x.dtype(), spec, fill).expect(CHECKED);
     FlexTensor::new(bytes, Layout::contiguous(Shape::from(shape)), x.dtype())
-}
-
-impl PadBackend for NdArray {
-    fn padkit_pad_float(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
-        ndarray_pad(&x, &checked.spec, checked.fill)
-    }
-
-    fn padkit_pad_int(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
-        ndarray_pad(&x, &checked.spec, checked.fill)
-    }
-
-    fn padkit_pad_bool(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
-        ndarray_pad(&x, &checked.spec, checked.fill)
-    }
-}
-
-/// Pads an NdArray tensor of any kind, reading its array in place when it is in standard
-/// layout (copying it to that layout first otherwise).
-fn ndarray_pad(x: &NdArrayTensor, spec: &PadSpec, fill: Fill) -> NdArrayTensor {
-    macro_rules! each_variant {
-        ($($variant:ident)*) => {
-            match x {
-                $(NdArrayTensor::$variant(storage) => {
-                    let view = storage.view();
-                    let copied: Vec<_>;
-                    let elements = match view.as_slice() {
-                        Some(elements) => elements,
-                        None => {
-                            copied = view.iter().copied().collect();
-                            &copied
-                        }
-                    };
-                    pad_elements(elements, view.shape(), x.dtype(), spec, fill)
-                })*
-            }
-        };
-    }
-    let (shape, bytes) = each_variant!(F64 F32 I64 I32 I16 I8 U64 U32 U16 U8 Bool);
-    NdArrayTensor::from_data(TensorData::from_bytes(bytes, shape, x.dtype()))
-}
-
-/// `pad_host` on a slice of a backend's plain elements (numbers or bool).
-fn pad_elements<E: Copy>(
-    elements: &[E],
-    shape: &[usize],
-    dtype: burn::tensor::DType,
-    spec: &PadSpec,
-    fill: Fill,
-) -> (Vec<usize>, Bytes) {
-    // SAFETY: the elements are numbers or bools, which have no padding bytes, so all
-    // `size_of_val(elements)` bytes behind the slice are initialised and may be read.
-    let bytes = unsafe {
-        std::slice::from_raw_parts(elements.as_ptr().cast::<u8>(), size_of_val(elements))
-    };
-    pad_host(bytes, shape, dtype, spec, fill).expect(CHECKED)
 }
 
 #[derive(Debug)]

@@ -1,7 +1,7 @@
-//! What the forward and gradient suites share: the devices they run on (Flex and NdArray
-//! always, in f64 and i64; with the `wgpu` feature Burn's CubeCL wgpu backend on Vulkan's
-//! CPU adapter, lavapipe where there is no GPU, in f32 and i32, which every wgpu adapter
-//! supports) and random pad cases.
+//! What the forward and gradient suites share: random pad cases and the devices they run
+//! on: Flex, and NdArray with the default `ndarray` feature, in f64 and i64; with the `wgpu`
+//! feature also Burn's CubeCL wgpu backend on Vulkan's CPU adapter (lavapipe where there is
+//! no GPU), in f32 and i32, which every wgpu adapter supports.
 #![allow(deprecated)] // Device::ndarray: NdArray is deprecated in Burn 0.22, still served
 #![allow(dead_code)] // each test binary uses a part
 
@@ -26,10 +26,9 @@ pub fn devices() -> Vec<TestDevice> {
         int: DType::I64,
     };
     #[allow(unused_mut)]
-    let mut v = vec![
-        host("flex", Device::flex()),
-        host("ndarray", Device::ndarray()),
-    ];
+    let mut v = vec![host("flex", Device::flex())];
+    #[cfg(feature = "ndarray")]
+    v.push(host("ndarray", Device::ndarray()));
     #[cfg(feature = "wgpu")]
     v.push(TestDevice {
         name: "wgpu",
