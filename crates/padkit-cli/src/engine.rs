@@ -6,7 +6,7 @@ use anyhow::{Context, Result, ensure};
 use padkit::{DType, Tensor};
 use tract_onnx::pb::ModelProto;
 
-use crate::graph::{Outcome, PadCall, PadResult, check_model, evaluate, graph_inputs};
+use crate::graph::{Outcome, PadCall, PadResult, check_model, evaluate, graph_inputs_for};
 use crate::isolate::isolated;
 
 /// Which engine runs a model.
@@ -36,14 +36,7 @@ impl Engine {
 pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
     use tract_onnx::pb::{tensor_shape_proto::dimension::Value, type_proto};
     let g = model.graph.as_ref().context("the model has no graph")?;
-    let names = graph_inputs(model)?;
-    ensure!(
-        names.len() == inputs.len(),
-        "the model has {} graph inputs ({}) but {} were given",
-        names.len(),
-        names.join(", "),
-        inputs.len()
-    );
+    let names = graph_inputs_for(model, inputs.len())?;
     for (name, t) in names.iter().zip(inputs) {
         let declared = g
             .input

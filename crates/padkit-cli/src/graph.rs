@@ -198,14 +198,7 @@ pub fn evaluate(
     for t in &g.initializer {
         values.insert(&t.name, tensor_from_proto(t)?);
     }
-    let names = graph_inputs(model)?;
-    ensure!(
-        names.len() == inputs.len(),
-        "the model has {} graph inputs ({}) but {} were given",
-        names.len(),
-        names.join(", "),
-        inputs.len()
-    );
+    let names = graph_inputs_for(model, inputs.len())?;
     for (name, t) in names.iter().zip(inputs) {
         values.insert(name, t.clone());
     }
@@ -273,6 +266,19 @@ pub fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
         .map(|i| i.name.clone())
         .filter(|n| !inits.contains(n.as_str()))
         .collect())
+}
+
+/// [`graph_inputs`], checked to be as many as the `given` inputs.
+pub fn graph_inputs_for(model: &ModelProto, given: usize) -> Result<Vec<String>> {
+    let names = graph_inputs(model)?;
+    ensure!(
+        names.len() == given,
+        "the model has {} graph inputs ({}) but {} were given",
+        names.len(),
+        names.join(", "),
+        given
+    );
+    Ok(names)
 }
 
 /// The value of a Constant node (its `value` tensor).
