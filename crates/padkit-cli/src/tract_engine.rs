@@ -25,7 +25,11 @@ pub fn run(
     };
     padkit_tract::limit_output_bytes(max_output_bytes);
     let outputs = isolated("tract", || {
-        let optimized = optimize(padkit_tract::onnx(), model, &feeds)?;
+        // Sizes are checked before tract's optimiser too: its passes allocate from the
+        // shapes (a convolution's patch offsets, say) without a fallible path.
+        let typed = analyse(padkit_tract::onnx(), model, &feeds)?;
+        check_sizes(&typed, max_output_bytes)?;
+        let optimized = typed.into_optimized().map_err(stage("optimise"))?;
         check_sizes(&optimized, max_output_bytes)?;
         let plan = optimized.into_runnable().map_err(stage("prepare"))?;
         plan.run(feeds.into_iter().map(|t| t.into_tvalue()).collect())
@@ -59,6 +63,17 @@ pub fn optimize(
     model: &ModelProto,
     inputs: &[Tensor],
 ) -> Result<TypedModel> {
+    let typed = analyse(framework, model, inputs)?;
+    typed.into_optimized().map_err(stage("optimise"))
+}
+
+/// `model` loaded by `framework`, its input facts set from `inputs` as [`optimize`] does,
+/// and analysed into a typed model (not yet optimised).
+pub fn analyse(
+    framework: tract_onnx::Onnx,
+    model: &ModelProto,
+    inputs: &[Tensor],
+) -> Result<TypedModel> {
     let model = with_unique_node_names(model);
     let onnx = framework.with_ignore_value_info(true);
     let mut m = onnx.model_for_proto_model(&model).map_err(stage("load"))?;
@@ -71,8 +86,7 @@ pub fn optimize(
         m.set_input_fact(ix, fact)
             .map_err(stage("set the input facts of"))?;
     }
-    let typed = m.into_typed().map_err(stage("analyse"))?;
-    typed.into_optimized().map_err(stage("optimise"))
+    m.into_typed().map_err(stage("analyse"))
 }
 
 /// `model` with its nodes renamed where names repeat (ONNX allows it, tract does not):
