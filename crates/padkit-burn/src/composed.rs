@@ -30,6 +30,7 @@ pub fn pad_composed<const D: usize, K: crate::PadKind>(
     fill.bytes(dtype)?;
     // Burn allocates infallibly: make sure the output can be.
     padkit::check_allocatable(plan.output_len() * width(dtype)?)?;
+    padkit::check_strides(plan.output_shape())?;
     let out_shape: [usize; D] = plan.output_shape().try_into().expect("rank D");
     // An empty output, or an empty input (all fill): made directly, then tied to the input
     // in the autodiff graph. Burn's `cat` drops empty tensors (and with them the graph),

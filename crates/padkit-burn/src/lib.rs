@@ -158,5 +158,6 @@ fn check(
     let plan = Plan::new(dims, spec, width)?;
     fill.bytes(dtype)?;
     padkit::check_allocatable(plan.output_len() * width)?;
+    padkit::check_strides(plan.output_shape())?;
     Ok(plan)
 }

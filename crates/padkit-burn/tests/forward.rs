@@ -194,3 +194,26 @@ fn outputs_that_cannot_be_allocated_are_errors() {
         }
     }
 }
+
+/// An empty output whose other dims multiply past `usize` ([0, 2^40 + 1, 2^40 + 1]) is an
+/// error, not a panic in a backend's stride arithmetic.
+#[test]
+fn empty_outputs_with_huge_dims_are_errors() {
+    let huge = 1i64 << 40;
+    let spec = PadSpec::new(vec![-1, huge, huge, 0, 0, 0]);
+    for d in support::devices() {
+        let x = Tensor::<3>::zeros([1, 1, 1], &d.device);
+        let run = std::panic::catch_unwind(|| {
+            (
+                pad_with(x.clone(), &spec, 0.0).map(|y| y.dims()),
+                pad_composed(x.clone(), &spec, Fill::Zero).map(|y| y.dims()),
+            )
+        });
+        let (native, composed) = run.unwrap_or_else(|_| panic!("{} panics", d.name));
+        assert!(
+            native.is_err() && composed.is_err(),
+            "{}: {native:?} {composed:?}",
+            d.name
+        );
+    }
+}

@@ -125,6 +125,7 @@ fn pad_t<T: Datum>(
     let plan = Plan::new(x.shape(), &spec, size_of::<T>()).map_err(failed)?;
     // tract's own allocation of the output panics when it fails.
     padkit::check_allocatable(plan.output_len() * size_of::<T>()).map_err(failed)?;
+    padkit::check_strides(plan.output_shape()).map_err(failed)?;
     // The kernel writes straight into tract's tensor: no intermediate vector, no copy.
     // SAFETY: tract leaves a new tensor of a copy type uninitialised (non-copy types get
     // defaults); every element is written below before the tensor is returned.

@@ -198,6 +198,14 @@ impl TypedOp for PadkitPad {
             }
             _ => self.output_shape.clone(),
         };
+        if let Some(dims) = shape
+            .iter()
+            .map(|d| d.to_usize().ok())
+            .collect::<Option<Vec<_>>>()
+        {
+            padkit::check_strides(&dims)
+                .map_err(|e| format_err!("Pad node {:?}: {e}", self.node))?;
+        }
         Ok(tvec!(inputs[0].datum_type.fact(shape)))
     }
 

@@ -110,3 +110,24 @@ pub fn check_allocatable(bytes: usize) -> Result<()> {
     unsafe { std::alloc::dealloc(trial, layout) };
     Ok(())
 }
+
+/// Fails with [`PadError::Strides`] when a row-major tensor of `shape` has a stride (a
+/// product of trailing dims) beyond `isize::MAX`. Such a shape may be empty, so it passes
+/// every size check, yet frameworks compute its strides on creation. For adapters.
+///
+/// ```
+/// assert!(padkit::check_strides(&[0, 1 << 20, 1 << 20]).is_ok());
+/// assert!(padkit::check_strides(&[0, 1 << 40, 1 << 40]).is_err());
+/// ```
+pub fn check_strides(shape: &[usize]) -> Result<()> {
+    let mut stride = 1usize;
+    for &d in shape.iter().skip(1).rev() {
+        stride = stride
+            .checked_mul(d)
+            .filter(|&s| isize::try_from(s).is_ok())
+            .ok_or_else(|| PadError::Strides {
+                shape: shape.to_vec(),
+            })?;
+    }
+    Ok(())
+}

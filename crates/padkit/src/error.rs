@@ -193,6 +193,15 @@ pub enum PadError {
         /// Bytes present.
         got: usize,
     },
+    /// An output shape whose trailing dims multiply past `isize`: frameworks compute such
+    /// strides for every tensor, empty ones too.
+    #[error(
+        "output of shape {shape:?} cannot be a framework tensor: the product of its trailing dims overflows"
+    )]
+    Strides {
+        /// The output shape.
+        shape: Vec<usize>,
+    },
     /// A bool element stored as a byte other than 0 or 1.
     #[error("bool element {at} is stored as byte {byte}; bool bytes must be 0 or 1")]
     BoolByte {

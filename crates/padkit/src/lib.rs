@@ -40,7 +40,7 @@ mod spec;
 mod tensor;
 
 pub use adjoint::{pad_adjoint, pad_adjoint_in_place};
-pub use alloc::{HUGE_PAGE_THRESHOLD, check_allocatable, prefer_huge_pages};
+pub use alloc::{HUGE_PAGE_THRESHOLD, check_allocatable, check_strides, prefer_huge_pages};
 pub use api::{pad, pad_bytes, pad_cloned, pad_cloned_into, pad_into};
 pub use axis_map::axis_sources;
 pub use dtype::{DType, Element, Layout};
