@@ -32,16 +32,9 @@ pub use pad_op::PadOp;
 pub use rewrite::{PAD_DOMAIN, rewrite_model};
 
 /// Why a model could not be imported.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct Error(String);
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
 
 impl Error {
     fn new(message: impl Into<String>) -> Error {

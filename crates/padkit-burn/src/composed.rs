@@ -4,10 +4,9 @@
 //! `cat`.
 
 use burn::tensor::{Bool, Device, Float, Int, Tensor, TensorData, kind::Basic};
-use padkit::{PadError, PadSpec, Plan, axis_sources};
+use padkit::{PadError, PadSpec, axis_sources};
 
 use crate::Fill;
-use crate::fill::width;
 
 /// Pads `x` through Burn tensor ops only (works on any backend).
 ///
@@ -26,11 +25,7 @@ pub fn pad_composed<const D: usize, K: crate::PadKind>(
 ) -> Result<Tensor<D, K>, PadError> {
     let shape = x.dims();
     let (dtype, device) = (x.dtype(), x.device());
-    let plan = Plan::new(&shape, spec, width(dtype)?)?;
-    fill.bytes(dtype)?;
-    // Burn allocates infallibly: make sure the output can be.
-    padkit::check_allocatable(plan.output_len() * width(dtype)?)?;
-    padkit::check_strides(plan.output_shape())?;
+    let plan = crate::check(&shape, dtype, spec, fill)?;
     let out_shape: [usize; D] = plan.output_shape().try_into().expect("rank D");
     // An empty output, or an empty input (all fill): made directly, then tied to the input
     // in the autodiff graph. Burn's `cat` drops empty tensors (and with them the graph),

@@ -147,7 +147,8 @@ impl<const D: usize, K: PadKind> PadExt for Tensor<D, K> {
 }
 
 /// Checks `spec` and `fill` against a tensor of `dims` and `dtype`, and that its output
-/// can be allocated (the backends allocate infallibly); returns the plan.
+/// can be allocated and be a backend tensor (the backends allocate infallibly and compute
+/// strides unchecked); returns the plan. Both paths, native and composed, start here.
 fn check(
     dims: &[usize],
     dtype: burn::tensor::DType,

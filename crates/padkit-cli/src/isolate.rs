@@ -47,13 +47,6 @@ pub fn isolated<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
 
 /// The error [`isolated`] makes of a panic: a bug (ours or a dependency's), never a
 /// verdict on the input, which the fuzzers look for.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct Panicked(String);
-
-impl std::fmt::Display for Panicked {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Panicked {}
