@@ -31,14 +31,7 @@ pub fn rewrite_model(bytes: &[u8]) -> Result<Vec<u8>, String> {
         if is_pad(node) {
             node.domain = PAD_DOMAIN.into();
         }
-        for a in &node.attribute {
-            for sub in a.g.as_ref().into_iter().chain(&a.graphs) {
-                check_subgraph(
-                    sub,
-                    &format!("attribute '{}' of {}", a.name, describe(node)),
-                )?;
-            }
-        }
+        check_subgraphs_of(node, "")?;
     }
     if !model.opset_import.iter().any(|o| o.domain == PAD_DOMAIN) {
         let mut padkit = default;
@@ -78,13 +71,20 @@ fn check_subgraph(graph: &GraphProto, place: &str) -> Result<(), String> {
                 }
             }
         }
-        for a in &node.attribute {
-            for sub in a.g.as_ref().into_iter().chain(&a.graphs) {
-                check_subgraph(
-                    sub,
-                    &format!("attribute '{}' of {} in {place}", a.name, describe(node)),
-                )?;
-            }
+        check_subgraphs_of(node, &format!(" in {place}"))?;
+    }
+    Ok(())
+}
+
+/// [`check_subgraph`] on each graph `node`'s attributes hold; `within` says where `node`
+/// is (empty at the top level).
+fn check_subgraphs_of(node: &NodeProto, within: &str) -> Result<(), String> {
+    for a in &node.attribute {
+        for sub in a.g.as_ref().into_iter().chain(&a.graphs) {
+            check_subgraph(
+                sub,
+                &format!("attribute '{}' of {}{within}", a.name, describe(node)),
+            )?;
         }
     }
     Ok(())
