@@ -46,7 +46,7 @@ macro_rules! by_short_len {
 /// Writes the pad `schedule` describes of `input` into `out`, which holds exactly its
 /// output (not empty); returns it initialised. `fill` writes the fill value over runs of
 /// whole blocks and `C` copies long row bodies.
-pub(crate) fn write<'o, T: Clone + Send + Sync, C: CopyRow<T>>(
+pub(crate) fn write<'o, T: Clone + Send + Sync, C: RowMoves<T>>(
     schedule: &Schedule,
     input: &[T],
     value: &T,
@@ -73,18 +73,33 @@ pub(crate) fn write<'o, T: Clone + Send + Sync, C: CopyRow<T>>(
 /// any `T`; the byte-width kernel passes `memset` when it can.
 pub(crate) type FillRun<T> = fn(&mut [MaybeUninit<T>], &T);
 
-/// How the kernel copies row bodies of more than 16 elements, on this thread. A type
-/// rather than a function pointer, so that the copy inlines into the row loop.
-pub(crate) trait CopyRow<T> {
+/// How the kernel moves row data on this thread: row bodies of more than 16 elements,
+/// and tiny rows where the element type allows a faster way than the table loop. A type
+/// rather than function pointers, so that the copy inlines into the row loop.
+pub(crate) trait RowMoves<T> {
     /// Writes a copy of `src` into `dst` (equal lengths).
-    fn copy_row(dst: &mut [MaybeUninit<T>], src: &[T]);
+    fn copy_body(dst: &mut [MaybeUninit<T>], src: &[T]);
+
+    /// Writes the leading rows of `out`, tiny rows of `table.len()` elements each (the
+    /// input position every element reads, or [`FILL`](crate::row::FILL)), each reading
+    /// the next input row of `in_row` elements; returns how many it wrote. The kernel
+    /// writes the rest by the table loop. By default, none.
+    fn tiny_rows(
+        _table: &[u32],
+        _in_row: usize,
+        _input: &[T],
+        _value: &T,
+        _out: &mut [MaybeUninit<T>],
+    ) -> usize {
+        0
+    }
 }
 
 /// Row copies by `Clone`, for any `T` (`memcpy` for `Copy` types).
 pub(crate) struct Cloning;
 
-impl<T: Clone> CopyRow<T> for Cloning {
-    fn copy_row(dst: &mut [MaybeUninit<T>], src: &[T]) {
+impl<T: Clone> RowMoves<T> for Cloning {
+    fn copy_body(dst: &mut [MaybeUninit<T>], src: &[T]) {
         dst.write_clone_of_slice(src);
     }
 }
@@ -98,7 +113,7 @@ struct Writer<'a, T, C> {
     copies: PhantomData<fn() -> C>,
 }
 
-impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
+impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
     /// Writes the block of merged axis `ax` whose input starts at `in_off` into `out`.
     fn axis(&self, ax: usize, in_off: usize, out: &mut [MaybeUninit<T>]) {
         let last = ax + 1 == self.schedule.maps.len();
@@ -207,21 +222,33 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
         let (l, b, src) = (f.left().len(), f.body.len, f.body.src);
         let gap = if G == ANY_LEN { f.gap() } else { &f.gap()[..G] };
         self.gather(&mut out[..l], f.left(), &input[..in_row]);
-        for r in 0..last {
-            let window = &mut out[r * len + l..(r + 1) * len + l];
-            let (body, between) = window.split_at_mut(b);
-            // `between` holds `len - b` elements, the gap's length; slicing it by
-            // `gap.len()` makes that length a constant when `G` is one.
-            let between = &mut between[..gap.len()];
-            // The gap reads this row's input and the next one's.
-            let i = &input[r * in_row..(r + 2) * in_row];
-            copy_with::<T, C>(body, &i[src..src + b]);
-            match &f.gap_writes {
-                GapWrites::Fill => fill_serial(between, self.value),
-                GapWrites::Table => self.gather(between, gap, i),
-                GapWrites::Stretches(stretches) => {
-                    for s in stretches {
-                        self.stretch(&mut between[s.at..s.at + s.len], s.kind, i);
+        let windows = out[l..l + last * len].chunks_exact_mut(len).enumerate();
+        if f.gap_writes == GapWrites::Fill {
+            // Constant pads get a loop of their own, without the match below and with the
+            // fill value in a register (W6 u8: the per-row work was a quarter of the time).
+            let value = self.value.clone();
+            for (r, window) in windows {
+                let (body, between) = window.split_at_mut(b);
+                let s = r * in_row + src;
+                copy_with::<T, C>(body, &input[s..s + b]);
+                // `between` holds the gap; slicing it by `gap.len()` makes that length a
+                // constant when `G` is one.
+                fill_serial(&mut between[..gap.len()], &value);
+            }
+        } else {
+            for (r, window) in windows {
+                let (body, between) = window.split_at_mut(b);
+                let between = &mut between[..gap.len()];
+                // The gap reads this row's input and the next one's.
+                let i = &input[r * in_row..(r + 2) * in_row];
+                copy_with::<T, C>(body, &i[src..src + b]);
+                match &f.gap_writes {
+                    GapWrites::Fill => unreachable!("constant gaps take the loop above"),
+                    GapWrites::Table => self.gather(between, gap, i),
+                    GapWrites::Stretches(stretches) => {
+                        for s in stretches {
+                            self.stretch(&mut between[s.at..s.at + s.len], s.kind, i);
+                        }
                     }
                 }
             }
@@ -268,9 +295,11 @@ impl<T: Clone + Send + Sync, C: CopyRow<T>> Writer<'_, T, C> {
         let table: &[u32; N] = table
             .try_into()
             .expect("tiny_rows dispatches on the length");
+        let in_row = self.schedule.in_row;
+        let done = C::tiny_rows(table, in_row, input, self.value, out);
+        let (input, out) = (&input[done * in_row..], &mut out[done * N..]);
         let (rows, rest) = out.as_chunks_mut::<N>();
         debug_assert!(rest.is_empty(), "the output holds whole rows");
-        let in_row = self.schedule.in_row;
         if in_row == 0 {
             // Rows of fill only: there is no input to read.
             return rows.iter_mut().for_each(|o| self.gather(o, table, &[]));
@@ -327,11 +356,11 @@ fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
 
 /// `copy_serial` with runs of more than 16 elements written by `C`.
 #[inline(always)]
-fn copy_with<T: Clone, C: CopyRow<T>>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+fn copy_with<T: Clone, C: RowMoves<T>>(dst: &mut [MaybeUninit<T>], src: &[T]) {
     by_short_len!(
         dst.len(),
         N => copy_fixed::<T, N>(dst, src),
-        _ => C::copy_row(dst, src)
+        _ => C::copy_body(dst, src)
     )
 }
 

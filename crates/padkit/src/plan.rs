@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 use crate::alloc::fresh_vec;
 use crate::block_copy::BlockCopy;
 use crate::bytes::{fill_splat, partial_element};
-use crate::kernel::{Cloning, CopyRow, FillRun, fill_each, write};
+use crate::kernel::{Cloning, FillRun, RowMoves, fill_each, write};
 use crate::schedule::Schedule;
 use crate::shape::concrete_extent;
 use crate::{AxisPad, PadError, PadSpec, Result};
@@ -284,7 +284,7 @@ impl Plan {
 
     /// Checks the buffers' lengths, then runs the kernel with `fill` writing the fill
     /// value over runs of whole blocks and `C` copying long row bodies.
-    fn run_moving<'o, T: Clone + Send + Sync, C: CopyRow<T>>(
+    fn run_moving<'o, T: Clone + Send + Sync, C: RowMoves<T>>(
         &self,
         input: &[T],
         value: &T,
