@@ -96,9 +96,17 @@ impl LineAligned {
         &mut self.buf[self.start..]
     }
 
-    /// The room of an `uninit` buffer.
+    /// Room for `len` bytes whose pages were written once (zeroed), as every other job's
+    /// buffer is when it is made, seen as not yet written.
+    fn written_room(len: usize) -> LineAligned {
+        let mut a = LineAligned::zeroed(len);
+        a.buf.truncate(a.start);
+        a
+    }
+
+    /// The room of a `written_room` buffer (the vector ends where the room starts).
     fn spare(&mut self) -> &mut [std::mem::MaybeUninit<u8>] {
-        &mut self.buf.spare_capacity_mut()[self.start..self.start + self.len]
+        &mut self.buf.spare_capacity_mut()[..self.len]
     }
 }
 
@@ -118,7 +126,7 @@ fn floor(x: &Tensor, out_bytes: usize) -> Job {
 /// into a reused buffer.
 fn core_pad_bytes<const N: usize>(w: &Workload, x: &Tensor) -> Job {
     let src = LineAligned::copy_of(bytes(x));
-    let mut out = LineAligned::uninit(w.output_len() * N);
+    let mut out = LineAligned::written_room(w.output_len() * N);
     let (shape, spec) = (w.shape.clone(), w.spec.clone());
     Box::new(move || {
         let plan = padkit::Plan::new(&shape, &spec, N).expect("workloads are valid");

@@ -77,8 +77,15 @@ pub(crate) type FillRun<T> = fn(&mut [MaybeUninit<T>], &T);
 /// and tiny rows where the element type allows a faster way than the table loop. A type
 /// rather than function pointers, so that the copy inlines into the row loop.
 pub(crate) trait RowMoves<T> {
-    /// Writes a copy of `src` into `dst` (equal lengths).
-    fn copy_body(dst: &mut [MaybeUninit<T>], src: &[T]);
+    /// How bodies of one length are copied: chosen once for a run of rows, so that the
+    /// row loop does not decide it again for every row.
+    type Body: Copy;
+
+    /// How bodies of `len` elements (more than 16) are copied.
+    fn body(len: usize) -> Self::Body;
+
+    /// Writes a copy of `src` into `dst` (equal lengths, those `how` was chosen for).
+    fn copy_body(how: Self::Body, dst: &mut [MaybeUninit<T>], src: &[T]);
 
     /// Writes the leading rows of `out`, tiny rows of `table.len()` elements each (the
     /// input position every element reads, or [`FILL`](crate::row::FILL)), each reading
@@ -99,7 +106,11 @@ pub(crate) trait RowMoves<T> {
 pub(crate) struct Cloning;
 
 impl<T: Clone> RowMoves<T> for Cloning {
-    fn copy_body(dst: &mut [MaybeUninit<T>], src: &[T]) {
+    type Body = ();
+
+    fn body(_len: usize) {}
+
+    fn copy_body((): (), dst: &mut [MaybeUninit<T>], src: &[T]) {
         dst.write_clone_of_slice(src);
     }
 }
@@ -222,6 +233,7 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
         let (l, b, src) = (f.left().len(), f.body.len, f.body.src);
         let gap = if G == ANY_LEN { f.gap() } else { &f.gap()[..G] };
         self.gather(&mut out[..l], f.left(), &input[..in_row]);
+        let how = C::body(b);
         let windows = out[l..l + last * len].chunks_exact_mut(len).enumerate();
         if f.gap_writes == GapWrites::Fill {
             // Constant pads get a loop of their own, without the match below and with the
@@ -230,7 +242,7 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
             for (r, window) in windows {
                 let (body, between) = window.split_at_mut(b);
                 let s = r * in_row + src;
-                copy_with::<T, C>(body, &input[s..s + b]);
+                copy_with::<T, C>(how, body, &input[s..s + b]);
                 // `between` holds the gap; slicing it by `gap.len()` makes that length a
                 // constant when `G` is one.
                 fill_serial(&mut between[..gap.len()], &value);
@@ -241,7 +253,7 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
                 let between = &mut between[..gap.len()];
                 // The gap reads this row's input and the next one's.
                 let i = &input[r * in_row..(r + 2) * in_row];
-                copy_with::<T, C>(body, &i[src..src + b]);
+                copy_with::<T, C>(how, body, &i[src..src + b]);
                 match &f.gap_writes {
                     GapWrites::Fill => unreachable!("constant gaps take the loop above"),
                     GapWrites::Table => self.gather(between, gap, i),
@@ -255,7 +267,7 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
         }
         let (body, right) = out[last * len + l..].split_at_mut(b);
         let i = &input[last * in_row..(last + 1) * in_row];
-        copy_with::<T, C>(body, &i[src..src + b]);
+        copy_with::<T, C>(how, body, &i[src..src + b]);
         self.gather(right, f.right(), i);
     }
 
@@ -351,16 +363,16 @@ fn copy<T: Clone + Send + Sync>(dst: &mut [MaybeUninit<T>], src: &[T]) {
 /// stretches of border gaps).
 #[inline]
 fn copy_serial<T: Clone>(dst: &mut [MaybeUninit<T>], src: &[T]) {
-    copy_with::<T, Cloning>(dst, src)
+    copy_with::<T, Cloning>((), dst, src)
 }
 
-/// `copy_serial` with runs of more than 16 elements written by `C`.
+/// `copy_serial` with runs of more than 16 elements written by `C` as `how` says.
 #[inline(always)]
-fn copy_with<T: Clone, C: RowMoves<T>>(dst: &mut [MaybeUninit<T>], src: &[T]) {
+fn copy_with<T: Clone, C: RowMoves<T>>(how: C::Body, dst: &mut [MaybeUninit<T>], src: &[T]) {
     by_short_len!(
         dst.len(),
         N => copy_fixed::<T, N>(dst, src),
-        _ => C::copy_body(dst, src)
+        _ => C::copy_body(how, dst, src)
     )
 }
 
