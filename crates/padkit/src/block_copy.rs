@@ -17,7 +17,7 @@ use crate::kernel::RowMoves;
 /// or faster from 4 KiB on.
 const MAX_BLOCKED_BYTES: usize = 2048;
 
-/// Rows up to this long are loaded whole (eight 32-byte registers) before they are
+/// Rows up to this long are loaded whole (up to eight 32-byte registers) before they are
 /// stored, where the CPU has AVX2. Output rows drift against input rows by the pad's
 /// width every row, so interleaved loads and stores of one row now and then read an
 /// address 4 KiB away from one just written and wait for it; loading first avoids that.
@@ -162,9 +162,9 @@ unsafe fn copy_block(dst: *mut u8, src: *const u8) {
 /// Bytes in one AVX2 register.
 const LANE: usize = 32;
 
-/// Copies `bytes` bytes from `src` to `dst`: loads all of them into eight 32-byte
-/// registers (the last ones at the row's end, overlapping the ones before for rows
-/// shorter than [`MAX_SHORT_BYTES`]), then stores them.
+/// Copies `bytes` bytes from `src` to `dst`: loads all of them into as many 32-byte
+/// registers as they fill (the last one ending at the row's end, overlapping the one
+/// before), then stores them.
 ///
 /// # Safety
 /// `LANE <= bytes <= MAX_SHORT_BYTES`; `src` must be valid for reading and `dst` for
@@ -172,15 +172,38 @@ const LANE: usize = 32;
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn copy_short_avx2(dst: *mut u8, src: *const u8, bytes: usize) {
-    use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
     debug_assert!((LANE..=MAX_SHORT_BYTES).contains(&bytes), "{bytes} bytes");
+    // SAFETY: every arm passes on the caller's contract, with `K = ceil(bytes / LANE)`.
+    unsafe {
+        match bytes.div_ceil(LANE) {
+            1 => copy_lanes::<1>(dst, src, bytes),
+            2 => copy_lanes::<2>(dst, src, bytes),
+            3 => copy_lanes::<3>(dst, src, bytes),
+            4 => copy_lanes::<4>(dst, src, bytes),
+            5 => copy_lanes::<5>(dst, src, bytes),
+            6 => copy_lanes::<6>(dst, src, bytes),
+            7 => copy_lanes::<7>(dst, src, bytes),
+            _ => copy_lanes::<8>(dst, src, bytes),
+        }
+    }
+}
+
+/// [`copy_short_avx2`] with `K` registers, unrolled.
+///
+/// # Safety
+/// As [`copy_short_avx2`], and `K = ceil(bytes / LANE)`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn copy_lanes<const K: usize>(dst: *mut u8, src: *const u8, bytes: usize) {
+    use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
+    debug_assert_eq!(bytes.div_ceil(LANE), K, "{bytes} bytes fill {K} registers");
     // Lane `k` moves the 32 bytes at `at(k)`: inside the row, since `bytes >= LANE`.
     let at = |k: usize| (LANE * k).min(bytes - LANE);
     // SAFETY: each lane lies inside both ranges (above); the caller vouches for AVX2,
     // and the `loadu`/`storeu` forms accept any alignment.
     unsafe {
-        let v: [__m256i; MAX_SHORT_BYTES / LANE] =
-            std::array::from_fn(|k| _mm256_loadu_si256(src.add(at(k)).cast()));
+        let v: [__m256i; K] = std::array::from_fn(|k| _mm256_loadu_si256(src.add(at(k)).cast()));
         for (k, v) in v.into_iter().enumerate() {
             _mm256_storeu_si256(dst.add(at(k)).cast(), v);
         }
