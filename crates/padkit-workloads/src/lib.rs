@@ -1,6 +1,8 @@
 //! The benchmark workloads W1–W8: the shapes Pad meets in image, audio and physics models.
 //! Both the criterion benchmarks and `padkit bench` time exactly these.
 
+use std::mem::MaybeUninit;
+
 use padkit::{DType, PadMode, PadSpec};
 
 /// One benchmark case: an input shape and type, and the pad applied to it.
@@ -127,4 +129,21 @@ pub fn all() -> Vec<Workload> {
     let wrap = PadSpec::new(vec![1024, 1024]).with_mode(PadMode::Wrap);
     v.push(Workload::new("W8-wrap", &[16 << 20], DType::Float32, wrap));
     v
+}
+
+/// `bytes` seen as room to write, for `Plan::run_bytes` into a buffer that another job
+/// also uses as initialised memory (the kernel only writes initialised bytes through it,
+/// so `bytes` stays initialised).
+///
+/// ```
+/// let mut buf = vec![7u8; 4];
+/// let plan = padkit::Plan::new(&[2], &padkit::PadSpec::new(vec![1, 1]), 1).unwrap();
+/// plan.run_bytes(&[1, 2], &[0], padkit_workloads::as_uninit_bytes(&mut buf)).unwrap();
+/// assert_eq!(buf, [0, 1, 2, 0]);
+/// ```
+pub fn as_uninit_bytes(bytes: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+    let ptr: *mut [u8] = bytes;
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; callers only write initialised
+    // bytes through the result (see above), so `bytes` is initialised when they are done.
+    unsafe { &mut *(ptr as *mut [MaybeUninit<u8>]) }
 }

@@ -1,9 +1,12 @@
 //! W1–W8 through `pad_into` on one thread, each beside its memcpy floor (copy the
-//! input's bytes, fill the rest of the output) in the same run.
+//! input's bytes, fill the rest of the output) and beside `Plan::run_bytes` on the same
+//! buffers (so that the typed API's cost over the byte-width kernel is the only
+//! difference), in the same run.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use padkit::{DType, half::f16, pad_into};
-use padkit_workloads::{self as workload, Workload};
+use padkit::bytemuck::{Pod, cast_slice, cast_slice_mut};
+use padkit::{DType, Plan, half::f16, pad_into};
+use padkit_workloads::{self as workload, Workload, as_uninit_bytes};
 
 fn floor<T: Copy>(input: &[T], out: &mut [T], fill: T) {
     let n = input.len().min(out.len());
@@ -11,7 +14,7 @@ fn floor<T: Copy>(input: &[T], out: &mut [T], fill: T) {
     out[n..].fill(fill);
 }
 
-fn bench_typed<T: padkit::bytemuck::Pod + Send + Sync + Default>(
+fn bench_typed<T: Pod + Send + Sync + Default>(
     c: &mut Criterion,
     w: &Workload,
     make: fn(usize) -> T,
@@ -27,6 +30,14 @@ fn bench_typed<T: padkit::bytemuck::Pod + Send + Sync + Default>(
     });
     group.bench_function(BenchmarkId::from_parameter("padkit"), |b| {
         b.iter(|| pad_into(&input, &w.shape, &w.spec, T::default(), &mut out).unwrap())
+    });
+    group.bench_function(BenchmarkId::from_parameter("run_bytes"), |b| {
+        let (bytes, zero) = (cast_slice(&input), vec![0; size_of::<T>()]);
+        b.iter(|| {
+            let plan = Plan::new(&w.shape, &w.spec, size_of::<T>()).unwrap();
+            plan.run_bytes(bytes, &zero, as_uninit_bytes(cast_slice_mut(&mut out)))
+                .unwrap();
+        })
     });
     group.finish();
 }
