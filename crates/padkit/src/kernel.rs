@@ -133,6 +133,14 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
         }
         let (ib, ob) = self.schedule.blocks[ax];
         let map = &self.schedule.maps[ax];
+        // Fills ahead of the center are written first, so that a constant pad writes its
+        // output front to back.
+        let ahead = |at: usize, run: Run| {
+            matches!(run, Run::Fill { .. }) && map.center.is_some_and(|c| at < c.out)
+        };
+        for &(at, run) in map.runs.iter().filter(|&&(at, run)| ahead(at, run)) {
+            self.fill(&mut out[at * ob..(at + run.len()) * ob]);
+        }
         if let Some(c) = map.center {
             let dst = &mut out[c.out * ob..(c.out + c.len) * ob];
             let src_off = in_off + c.src * ib;
@@ -151,7 +159,7 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
                 }
             }
         }
-        for &(at, run) in &map.runs {
+        for &(at, run) in map.runs.iter().filter(|&&(at, run)| !ahead(at, run)) {
             let dst = at * ob;
             match (run, map.center) {
                 (Run::Fill { len }, _) => self.fill(&mut out[dst..dst + len * ob]),
