@@ -45,7 +45,7 @@ macro_rules! by_short_len {
 
 /// Writes the pad `schedule` describes of `input` into `out`, which holds exactly its
 /// output (not empty); returns it initialised. `fill` writes the fill value over runs of
-/// whole blocks and `C` copies long row bodies.
+/// whole blocks and `C` copies long row bodies and may write tiny rows.
 pub(crate) fn write<'o, T: Clone + Send + Sync, C: RowMoves<T>>(
     schedule: &Schedule,
     input: &[T],
@@ -81,7 +81,8 @@ pub(crate) trait RowMoves<T> {
     /// row loop does not decide it again for every row.
     type Body: Copy;
 
-    /// How bodies of `len` elements (more than 16) are copied.
+    /// How bodies of `len` elements are copied (asked for any length; bodies of at most
+    /// 16 elements are copied inline and never use the answer).
     fn body(len: usize) -> Self::Body;
 
     /// Writes a copy of `src` into `dst` (equal lengths, those `how` was chosen for).
