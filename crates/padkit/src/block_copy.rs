@@ -24,6 +24,7 @@ const MAX_BLOCKED_BYTES: usize = 2048;
 /// Measured on W6 u8's 256-byte rows: `padkit bench` ×1.44 → ×1.23–1.25 (with the
 /// constant-gap loop), a single-buffer column pad 122 → 114–119 µs. Longer rows (W6 f16,
 /// W1) measured level or slower with AVX2 block loops and keep the SSE2 blocks.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const MAX_SHORT_BYTES: usize = 256;
 
 /// Row copies of plain bytes: see the module's documentation.
@@ -160,6 +161,7 @@ unsafe fn copy_block(dst: *mut u8, src: *const u8) {
 }
 
 /// Bytes in one AVX2 register.
+#[cfg(target_arch = "x86_64")]
 const LANE: usize = 32;
 
 /// Copies `bytes` bytes from `src` to `dst`: loads all of them into as many 32-byte
