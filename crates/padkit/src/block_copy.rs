@@ -11,6 +11,7 @@
 use std::mem::MaybeUninit;
 
 use crate::kernel::RowMoves;
+use crate::shuffle_rows::RowShuffles;
 
 /// Rows longer than this go to `memcpy`, which switches to `rep movsb` above about 2 KiB
 /// here. Measured on crops and pads of 2–16 KiB rows: level at 2 KiB, `memcpy` as fast
@@ -94,15 +95,14 @@ impl<const N: usize> RowMoves<[u8; N]> for BlockCopy {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    fn tiny_rows(
-        table: &[u32],
-        in_row: usize,
-        input: &[[u8; N]],
-        value: &[u8; N],
-        out: &mut [MaybeUninit<[u8; N]>],
-    ) -> usize {
-        crate::shuffle_rows::write_rows(table, in_row, input, value, out)
+    type Tiny = RowShuffles;
+
+    fn tiny(table: &[u32], in_row: usize, value: &[u8; N]) -> Option<RowShuffles> {
+        RowShuffles::new(table, in_row, value)
+    }
+
+    fn tiny_rows(tiny: &RowShuffles, input: &[[u8; N]], out: &mut [MaybeUninit<[u8; N]>]) -> usize {
+        tiny.write_rows(input, out)
     }
 }
 

@@ -5,6 +5,7 @@
 //! Rows of the last axis follow their [`RowProgram`]. The kernel writes into
 //! uninitialised memory, so a fresh output is never filled first.
 
+use std::convert::Infallible;
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
@@ -53,11 +54,16 @@ pub(crate) fn write<'o, T: Clone + Send + Sync, C: RowMoves<T>>(
     out: &'o mut [MaybeUninit<T>],
     fill: FillRun<T>,
 ) -> &'o mut [T] {
+    let tiny = match schedule.row.as_ref().map(|p| &p.writes) {
+        Some(RowWrites::Table(table)) => C::tiny(table, schedule.in_row, value),
+        _ => None,
+    };
     Writer::<T, C> {
         schedule,
         input,
         value,
         fill,
+        tiny,
         copies: PhantomData,
     }
     .axis(0, 0, out);
@@ -88,19 +94,17 @@ pub(crate) trait RowMoves<T> {
     /// Writes a copy of `src` into `dst` (equal lengths, those `how` was chosen for).
     fn copy_body(how: Self::Body, dst: &mut [MaybeUninit<T>], src: &[T]);
 
-    /// Writes the leading rows of `out`, tiny rows of `table.len()` elements each (the
-    /// input position every element reads, or [`FILL`](crate::row::FILL)), each reading
-    /// the next input row of `in_row` elements; returns how many it wrote. The kernel
-    /// writes the rest by the table loop. By default, none.
-    fn tiny_rows(
-        _table: &[u32],
-        _in_row: usize,
-        _input: &[T],
-        _value: &T,
-        _out: &mut [MaybeUninit<T>],
-    ) -> usize {
-        0
-    }
+    /// A faster way than the table loop to write tiny rows, prepared once per run.
+    type Tiny: Sync;
+
+    /// The faster way for tiny rows of `table` (the input position every element reads,
+    /// or [`FILL`](crate::row::FILL)), each reading the next input row of `in_row`
+    /// elements, filled with `value`; `None` where the element type or the rows have none.
+    fn tiny(table: &[u32], in_row: usize, value: &T) -> Option<Self::Tiny>;
+
+    /// Writes the leading rows of `out` the `tiny` way, each reading the next input row;
+    /// returns how many it wrote. The kernel writes the rest by the table loop.
+    fn tiny_rows(tiny: &Self::Tiny, input: &[T], out: &mut [MaybeUninit<T>]) -> usize;
 }
 
 /// Row copies by `Clone`, for any `T` (`memcpy` for `Copy` types).
@@ -114,13 +118,25 @@ impl<T: Clone> RowMoves<T> for Cloning {
     fn copy_body((): (), dst: &mut [MaybeUninit<T>], src: &[T]) {
         dst.write_clone_of_slice(src);
     }
+
+    type Tiny = Infallible;
+
+    fn tiny(_table: &[u32], _in_row: usize, _value: &T) -> Option<Infallible> {
+        None
+    }
+
+    fn tiny_rows(tiny: &Infallible, _input: &[T], _out: &mut [MaybeUninit<T>]) -> usize {
+        match *tiny {}
+    }
 }
 
-struct Writer<'a, T, C> {
+struct Writer<'a, T, C: RowMoves<T>> {
     schedule: &'a Schedule,
     input: &'a [T],
     value: &'a T,
     fill: FillRun<T>,
+    /// `C`'s faster way for the tiny rows, when it has one.
+    tiny: Option<C::Tiny>,
     /// Copies long row bodies (a type only; `fn() -> C` keeps the writer `Sync`).
     copies: PhantomData<fn() -> C>,
 }
@@ -317,7 +333,10 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
             .try_into()
             .expect("tiny_rows dispatches on the length");
         let in_row = self.schedule.in_row;
-        let done = C::tiny_rows(table, in_row, input, self.value, out);
+        let done = self
+            .tiny
+            .as_ref()
+            .map_or(0, |t| C::tiny_rows(t, input, out));
         let (input, out) = (&input[done * in_row..], &mut out[done * N..]);
         let (rows, rest) = out.as_chunks_mut::<N>();
         debug_assert!(rest.is_empty(), "the output holds whole rows");

@@ -36,7 +36,6 @@ mod plan;
 mod row;
 mod schedule;
 mod shape;
-#[cfg(target_arch = "x86_64")]
 mod shuffle_rows;
 mod spec;
 mod tensor;

@@ -5,7 +5,8 @@
 //! compare, a select, a load and a store. Where the input row fits in 16 bytes and the
 //! output row in 32, one 16-byte load, one or two SSSE3 byte shuffles (`pshufb`, which
 //! also zeroes the fill positions) OR-ed with the fill bytes, and one or two 16-byte
-//! stores write the whole row. x86-64 only; elsewhere the table loop writes every row.
+//! stores write the whole row. x86-64 only: elsewhere no [`RowShuffles`] are made, and the
+//! table loop writes every row.
 
 use std::mem::MaybeUninit;
 
@@ -14,84 +15,103 @@ use crate::row::FILL;
 /// Bytes moved by one vector.
 const LANE: usize = 16;
 
-/// The two shuffles that write rows of one table: for the output bytes
-/// `[0, 16)` and `[out_bytes - 16, out_bytes)`, which overlap for rows shorter than 32
-/// bytes (rows shorter than 16 bytes write only the first, which runs into the next row).
-struct Shuffles {
+/// How rows of one table are written: the two shuffles for the output bytes `[0, 16)` and
+/// `[out_bytes - 16, out_bytes)`, which overlap for rows shorter than 32 bytes (rows
+/// shorter than 16 bytes write only the first, which runs into the next row). Made once
+/// per run, and only where the CPU has SSSE3.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct RowShuffles {
     /// Per output byte: the input byte it reads, or `0x80` (`pshufb` writes zero).
     masks: [[u8; LANE]; 2],
     /// Per output byte: the fill value's byte, or zero where the mask reads the input.
     fills: [[u8; LANE]; 2],
+    /// Bytes per input row and per output row.
+    ib: usize,
+    ob: usize,
 }
 
-impl Shuffles {
-    /// The shuffles of rows of `table` (entries: input elements or [`FILL`]) whose
-    /// elements are `W` bytes, filled with `value`, for rows of `out_bytes` bytes.
-    fn new<const W: usize>(table: &[u32], value: &[u8; W], out_bytes: usize) -> Shuffles {
+impl RowShuffles {
+    /// The shuffles for rows of `table` (entries: input elements or [`FILL`]) of `W`-byte
+    /// elements, each reading the next input row of `in_row` elements, filled with
+    /// `value`; `None` where the CPU lacks SSSE3 or the rows do not fit the lanes (input
+    /// rows of at most 16 bytes, output rows of at most 32).
+    pub(crate) fn new<const W: usize>(
+        table: &[u32],
+        in_row: usize,
+        value: &[u8; W],
+    ) -> Option<RowShuffles> {
+        // `in_row < 2^31` for any row table (`RowProgram::new`), so these do not overflow.
+        let (ib, ob) = (in_row * W, table.len() * W);
+        let reads_inside = table.iter().all(|&p| p == FILL || (p as usize) < in_row);
+        let fits = in_row > 0 && ib <= LANE && ob > 0 && ob <= 2 * LANE && reads_inside;
+        if !fits || !ssse3() {
+            return None;
+        }
         let byte = |k: usize| -> (u8, u8) {
             let (e, b) = (k / W, k % W);
             match table.get(e) {
                 Some(&FILL) => (0x80, value[b]),
-                // entries read the input row, of at most `LANE` bytes (checked by the caller)
+                // entries read the input row, of at most `LANE` bytes (checked above)
                 Some(&p) => ((p as usize * W + b) as u8, 0),
                 // past a row shorter than a lane: the next row's bytes, written again later
                 None => (0x80, 0),
             }
         };
-        let start = [0, out_bytes.saturating_sub(LANE)];
-        let mut s = Shuffles {
+        let mut s = RowShuffles {
             masks: [[0; LANE]; 2],
             fills: [[0; LANE]; 2],
+            ib,
+            ob,
         };
-        for (half, &at) in start.iter().enumerate() {
+        for (half, at) in [0, ob.saturating_sub(LANE)].into_iter().enumerate() {
             for k in 0..LANE {
                 (s.masks[half][k], s.fills[half][k]) = byte(at + k);
             }
         }
-        s
+        Some(s)
     }
-}
 
-/// Writes the leading rows of `out` (rows of `table.len()` elements of `W` bytes, each
-/// reading the next input row of `in_row` elements) by shuffles where the CPU has SSSE3
-/// and the rows are small enough; returns how many rows it wrote, which may be none. The
-/// caller writes the rest (at most the last few rows: each row's 16-byte load and store
-/// must stay inside `input` and `out`).
-pub(crate) fn write_rows<const W: usize>(
-    table: &[u32],
-    in_row: usize,
-    input: &[[u8; W]],
-    value: &[u8; W],
-    out: &mut [MaybeUninit<[u8; W]>],
-) -> usize {
-    let (ib, ob) = (in_row * W, table.len() * W);
-    let reads_inside = table.iter().all(|&p| p == FILL || (p as usize) < in_row);
-    if in_row == 0 || ib > LANE || ob == 0 || ob > 2 * LANE || !reads_inside {
-        return 0;
-    }
-    // Row r loads input bytes [r ib, r ib + 16) and stores output bytes up to
-    // r ob + max(ob, 16): rows up to `rows` keep both inside their slices.
-    let rows = out.len() / table.len();
-    let fits = |len: usize, step: usize, reach: usize| {
-        (len + step).saturating_sub(reach) / step // rows r with r step + reach <= len
-    };
-    let rows =
-        rows.min(fits(size_of_val(input), ib, LANE))
+    /// Writes the leading rows of `out`, each reading the next input row; returns how many
+    /// it wrote. The caller writes the rest (at most the last few rows: each row's 16-byte
+    /// load and store must stay inside `input` and `out`).
+    pub(crate) fn write_rows<E>(&self, input: &[E], out: &mut [MaybeUninit<E>]) -> usize {
+        let (ib, ob) = (self.ib, self.ob);
+        // Row r loads input bytes [r ib, r ib + 16) and stores output bytes up to
+        // r ob + max(ob, 16): rows below `rows` keep both inside their slices.
+        let fits = |len: usize, step: usize, reach: usize| {
+            (len + step).saturating_sub(reach) / step // rows r with r step + reach <= len
+        };
+        let rows = (size_of_val(out) / ob)
+            .min(fits(size_of_val(input), ib, LANE))
             .min(fits(size_of_val(out), ob, ob.max(LANE)));
-    if rows > 0 && std::arch::is_x86_feature_detected!("ssse3") {
-        let s = Shuffles::new(table, value, ob);
         let (src, dst) = (input.as_ptr().cast::<u8>(), out.as_mut_ptr().cast::<u8>());
-        // SAFETY: SSSE3 is present (checked above); rows below `rows` load 16 bytes from
-        // `src + r ib` inside `input` and store at most `max(ob, 16)` bytes from
-        // `dst + r ob` inside `out` (the `fits` bounds above); `out` is a `&mut` slice,
-        // so it does not overlap `input`.
-        unsafe { shuffle_rows(&s, src, ib, dst, ob, rows) };
-        return rows;
+        // SAFETY: `RowShuffles` exist only where the CPU has SSSE3 (`new`); rows below
+        // `rows` load 16 bytes from `src + r ib` inside `input` and store at most
+        // `max(ob, 16)` bytes from `dst + r ob` inside `out` (the bounds above); `out` is a
+        // `&mut` slice, so it does not overlap `input`.
+        unsafe { shuffle_rows(self, src, dst, rows) };
+        rows
     }
-    0
 }
 
-/// Writes `rows` rows: row `r` loads the 16 bytes at `src + r ib` and stores the
+/// Whether the CPU has SSSE3 (never off x86-64).
+fn ssse3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("ssse3");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Never called: no [`RowShuffles`] are made off x86-64.
+///
+/// # Safety
+/// None needed; it only panics.
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn shuffle_rows(_: &RowShuffles, _: *const u8, _: *mut u8, _: usize) {
+    unreachable!("RowShuffles are made only on x86-64")
+}
+
+/// Writes `rows` rows of `s`: row `r` loads the 16 bytes at `src + r ib` and stores the
 /// shuffled bytes at `dst + r ob` (16 bytes, and 16 more ending at the row's end when
 /// `ob > 16`).
 ///
@@ -99,15 +119,9 @@ pub(crate) fn write_rows<const W: usize>(
 /// The CPU must have SSSE3; for every `r < rows`, `src + r ib` must be readable for 16
 /// bytes and `dst + r ob` writable for `max(ob, 16)` bytes; the two ranges must not
 /// overlap.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "ssse3")]
-unsafe fn shuffle_rows(
-    s: &Shuffles,
-    src: *const u8,
-    ib: usize,
-    dst: *mut u8,
-    ob: usize,
-    rows: usize,
-) {
+unsafe fn shuffle_rows(s: &RowShuffles, src: *const u8, dst: *mut u8, rows: usize) {
     use std::arch::x86_64::{
         __m128i, _mm_loadu_si128, _mm_or_si128, _mm_shuffle_epi8, _mm_storeu_si128,
     };
@@ -119,6 +133,7 @@ unsafe fn shuffle_rows(
         lane(&s.fills[0]),
         lane(&s.fills[1]),
     );
+    let (ib, ob) = (s.ib, s.ob);
     let tail = ob.saturating_sub(LANE);
     for r in 0..rows {
         // SAFETY: the caller vouches for these 16-byte loads and stores of row `r`.
@@ -190,7 +205,8 @@ mod tests {
         let value = std::array::from_fn(|b| 0xf0 | b as u8);
         let expected = by_table(table, in_row, &input, value);
         let mut out = vec![MaybeUninit::new([0xAA; W]); rows * table.len()];
-        let done = write_rows::<W>(table, in_row, &input, &value, &mut out);
+        let done =
+            RowShuffles::new(table, in_row, &value).map_or(0, |s| s.write_rows(&input, &mut out));
         let written = done * table.len();
         // SAFETY: every element was initialised at creation.
         let got: Vec<[u8; W]> = out[..written]
@@ -202,7 +218,7 @@ mod tests {
             expected[..written],
             "table {table:?}, rows of {in_row}"
         );
-        if std::arch::is_x86_feature_detected!("ssse3") {
+        if ssse3() {
             assert!(
                 done + LANE >= rows,
                 "only the last rows are left: {done} of {rows}"
