@@ -27,6 +27,7 @@ fn main() {
         "int64_exact",
         "wrap_conv",
         "reflect_axes_runtime",
+        "newest_onnx",
     ] {
         generator.input_named(&format!("{data}/burn-import/{name}/model.onnx"), name);
     }

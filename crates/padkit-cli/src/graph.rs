@@ -10,11 +10,14 @@ use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
 
 use crate::proto::{check_proto, tensor_from_proto};
 
-/// The newest ONNX opset of the default domain padkit knows (Pad-25).
-pub const NEWEST_OPSET: i64 = 25;
+/// The newest ONNX opset of the default domain padkit knows: onnx 1.23's. Pad-25 is the
+/// Pad of opsets 25 to 28, so a model that `onnx.helper.make_model` stamps with the newest
+/// opset loads.
+pub const NEWEST_OPSET: i64 = 28;
 
-/// The newest ONNX IR version padkit reads.
-pub const NEWEST_IR_VERSION: i64 = 13;
+/// The newest ONNX IR version padkit reads: onnx 1.23's (14 adds the float6 types, which
+/// Pad does not take; the rest of the format is as in 13).
+pub const NEWEST_IR_VERSION: i64 = 14;
 
 /// The model's version of the default ONNX domain.
 ///

@@ -35,6 +35,24 @@ fn conformance_passes_all_eleven_on_every_engine() {
     );
 }
 
+/// A model as onnx 1.23's `make_model` writes it by default (IR version 14, opset 28, whose
+/// Pad is Pad-25) runs on every engine and matches ONNX Runtime 1.32.
+#[test]
+fn the_newest_onnx_defaults_load_on_every_engine() {
+    let out = padkit()
+        .args(["conformance", "--engine", "all"])
+        .arg(data("burn-import/newest_onnx"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().last(),
+        Some("3 passed, 0 failed, 0 skipped"),
+        "{text}"
+    );
+}
+
 #[test]
 fn run_a_data_set_and_write_outputs() {
     let case = data("onnx-conformance/node/test_wrap_pad");

@@ -22,5 +22,6 @@ models!(
     bool_constant,
     int64_exact,
     wrap_conv,
-    reflect_axes_runtime
+    reflect_axes_runtime,
+    newest_onnx
 );

@@ -121,7 +121,8 @@ fn official_pad_tests() {
 }
 
 /// What stock burn-onnx refuses: negative pads, Bool data, an int64 constant above 2^24,
-/// a wrap Pad feeding a Conv, runtime pads with runtime axes in reflect mode.
+/// a wrap Pad feeding a Conv, runtime pads with runtime axes in reflect mode; and a model
+/// as onnx 1.23 writes it by default (IR version 14, opset 28).
 #[test]
 fn pads_stock_burn_onnx_refuses() {
     let (i, want) = data("negative_edge");
@@ -155,6 +156,14 @@ fn pads_stock_burn_onnx_refuses() {
         int(&i[2]),
     );
     check(y.into_data(), &want, None);
+    let (i, want) = data("newest_onnx");
+    check(
+        models::newest_onnx::Model::default()
+            .forward(float(&i[0]))
+            .into_data(),
+        &want,
+        None,
+    );
     let (i, want) = data("wrap_conv");
     let tolerance = Tolerance {
         rtol: 1e-3,

@@ -9,6 +9,8 @@ each with seeded inputs and ONNX Runtime's outputs in test_data_set_0.
 - wrap_conv: opset 19, a wrap Pad of H and W then a 3x3 Conv (the net of a periodic
   domain);
 - reflect_axes_runtime: opset 18, reflect, pads and axes given at run time (graph inputs).
+- newest_onnx: what onnx 1.23's make_model writes by default, IR version 14 and opset 28
+  (whose Pad is Pad-25): wrap on axes [-2, 2].
 
 Run with numpy, onnx and onnxruntime installed:
 
@@ -27,10 +29,10 @@ from onnx import TensorProto, helper, numpy_helper
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def save(name, nodes, inputs, output, inits, opset, feeds):
+def save(name, nodes, inputs, output, inits, opset, feeds, ir_version=9):
     g = helper.make_graph(nodes, name, inputs, [output], initializer=inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 9
+    m.ir_version = ir_version
     onnx.checker.check_model(m, full_check=True)
     case = os.path.join(HERE, name)
     data = os.path.join(case, "test_data_set_0")
@@ -107,6 +109,16 @@ def main():
         [],
         18,
         {"x": x, "pads": np.array([2, 3], np.int64), "axes": np.array([-1], np.int64)},
+    )
+    save(
+        "newest_onnx",
+        [helper.make_node("Pad", ["x", "pads", "", "axes"], ["y"], mode="wrap")],
+        [vi("x", TensorProto.FLOAT, [2, 3, 4])],
+        vi("y", TensorProto.FLOAT, [2, 6, 9]),
+        [pads("pads", [1, 3, 2, 2]), pads("axes", [-2, 2])],
+        28,
+        {"x": x},
+        ir_version=14,
     )
 
 
