@@ -9,8 +9,8 @@ use padkit::{PadError, PadSpec, Plan, pad_adjoint_in_place};
 use crate::Fill;
 use crate::fill::width;
 
-/// Pads `input`, the row-major bytes of a `dtype` tensor of `shape`, with the byte-width
-/// kernel; returns the output shape and bytes.
+/// Runs `plan` on `input`, the row-major bytes of a `dtype` tensor of the plan's input
+/// shape, with the byte-width kernel; returns the output shape and bytes.
 ///
 /// The output is allocated as words of the element's width, so it is aligned for the
 /// element type and backends that reclaim typed vectors keep it without a copy, and the
@@ -18,19 +18,16 @@ use crate::fill::width;
 /// once.
 pub(crate) fn pad_host(
     input: &[u8],
-    shape: &[usize],
+    plan: &Plan,
     dtype: DType,
-    spec: &PadSpec,
     fill: Fill,
 ) -> Result<(Vec<usize>, Bytes), PadError> {
-    let w = width(dtype)?;
-    let plan = Plan::new(shape, spec, w)?;
     let value = fill.bytes(dtype)?;
-    let bytes = match w {
-        1 => Bytes::from_elems(padded_words::<u8>(&plan, input, &value)?),
-        2 => Bytes::from_elems(padded_words::<u16>(&plan, input, &value)?),
-        4 => Bytes::from_elems(padded_words::<u32>(&plan, input, &value)?),
-        8 => Bytes::from_elems(padded_words::<u64>(&plan, input, &value)?),
+    let bytes = match width(dtype)? {
+        1 => Bytes::from_elems(padded_words::<u8>(plan, input, &value)?),
+        2 => Bytes::from_elems(padded_words::<u16>(plan, input, &value)?),
+        4 => Bytes::from_elems(padded_words::<u32>(plan, input, &value)?),
+        8 => Bytes::from_elems(padded_words::<u64>(plan, input, &value)?),
         other => return Err(PadError::UnsupportedType(format!("{other}-byte elements"))),
     };
     Ok((plan.output_shape().to_vec(), bytes))

@@ -22,7 +22,7 @@ use burn::backend::tensor::{BoolTensor, FloatTensor, IntTensor};
 use burn::backend::{Autodiff, Backend, Dispatch, Flex, TensorMetadata, backend_extension};
 use burn::tensor::{Bool, DispatchTensor, Float, Int};
 use burn::tensor::{DType, Shape, TensorData, read_sync};
-use padkit::{PadError, PadSpec};
+use padkit::{PadError, PadSpec, Plan};
 
 use crate::Fill;
 use crate::fill::width;
@@ -33,11 +33,14 @@ mod ndarray;
 
 const CHECKED: &str = "a Checked pad was checked against this tensor when it was made";
 
-/// A pad checked against one tensor's shape and type (spec, fill, output allocation).
-/// Only [`Checked::new`], inside padkit-burn, makes one.
+/// A pad checked against one tensor's shape and type (spec, fill, output allocation),
+/// with its plan, which the backend runs. Only [`Checked::new`], inside padkit-burn,
+/// makes one.
 #[derive(Debug, Clone)]
 pub struct Checked {
+    /// Kept for the backward pass, which plans the adjoint from it.
     spec: PadSpec,
+    plan: Plan,
     fill: Fill,
 }
 
@@ -49,9 +52,10 @@ impl Checked {
         spec: &PadSpec,
         fill: Fill,
     ) -> Result<Checked, PadError> {
-        crate::check(dims, dtype, spec, fill)?;
+        let plan = crate::check(dims, dtype, spec, fill)?;
         Ok(Checked {
             spec: spec.clone(),
+            plan,
             fill,
         })
     }
@@ -114,21 +118,21 @@ pub trait PadBackend: Backend {
 
 impl PadBackend for Flex {
     fn padkit_pad_float(x: FlexTensor, checked: Checked) -> FlexTensor {
-        flex_pad(x, &checked.spec, checked.fill)
+        flex_pad(x, &checked.plan, checked.fill)
     }
 
     fn padkit_pad_int(x: FlexTensor, checked: Checked) -> FlexTensor {
-        flex_pad(x, &checked.spec, checked.fill)
+        flex_pad(x, &checked.plan, checked.fill)
     }
 
     fn padkit_pad_bool(x: FlexTensor, checked: Checked) -> FlexTensor {
-        flex_pad(x, &checked.spec, checked.fill)
+        flex_pad(x, &checked.plan, checked.fill)
     }
 }
 
 /// Pads a Flex tensor of any kind, reading its buffer in place (strided views are made
 /// contiguous first).
-fn flex_pad(x: FlexTensor, spec: &PadSpec, fill: Fill) -> FlexTensor {
+fn flex_pad(x: FlexTensor, plan: &Plan, fill: Fill) -> FlexTensor {
     let x = if x.is_contiguous() {
         x
     } else {
@@ -140,7 +144,8 @@ fn flex_pad(x: FlexTensor, spec: &PadSpec, fill: Fill) -> FlexTensor {
         .expect("made contiguous above");
     let w = width(x.dtype()).expect(CHECKED);
     let input = &x.bytes()[start * w..end * w];
-    let (shape, bytes) = pad_host(input, x.layout().shape(), x.dtype(), spec, fill).expect(CHECKED);
+    debug_assert_eq!(plan.input_shape(), &x.layout().shape()[..], "{CHECKED}");
+    let (shape, bytes) = pad_host(input, plan, x.dtype(), fill).expect(CHECKED);
     FlexTensor::new(bytes, Layout::contiguous(Shape::from(shape)), x.dtype())
 }
 

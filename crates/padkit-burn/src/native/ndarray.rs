@@ -5,7 +5,7 @@
 use burn::backend::ndarray::NdArrayTensor;
 use burn::backend::{NdArray, TensorMetadata};
 use burn::tensor::{Bytes, TensorData};
-use padkit::PadSpec;
+use padkit::Plan;
 
 use super::{CHECKED, Checked, PadBackend};
 use crate::Fill;
@@ -13,21 +13,21 @@ use crate::host::pad_host;
 
 impl PadBackend for NdArray {
     fn padkit_pad_float(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
-        ndarray_pad(&x, &checked.spec, checked.fill)
+        ndarray_pad(&x, &checked.plan, checked.fill)
     }
 
     fn padkit_pad_int(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
-        ndarray_pad(&x, &checked.spec, checked.fill)
+        ndarray_pad(&x, &checked.plan, checked.fill)
     }
 
     fn padkit_pad_bool(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
-        ndarray_pad(&x, &checked.spec, checked.fill)
+        ndarray_pad(&x, &checked.plan, checked.fill)
     }
 }
 
 /// Pads an NdArray tensor of any kind, reading its array in place when it is in standard
 /// layout (copying it to that layout first otherwise).
-fn ndarray_pad(x: &NdArrayTensor, spec: &PadSpec, fill: Fill) -> NdArrayTensor {
+fn ndarray_pad(x: &NdArrayTensor, plan: &Plan, fill: Fill) -> NdArrayTensor {
     macro_rules! each_variant {
         ($($variant:ident)*) => {
             match x {
@@ -41,7 +41,7 @@ fn ndarray_pad(x: &NdArrayTensor, spec: &PadSpec, fill: Fill) -> NdArrayTensor {
                             &copied
                         }
                     };
-                    pad_elements(elements, view.shape(), x.dtype(), spec, fill)
+                    pad_elements(elements, view.shape(), x.dtype(), plan, fill)
                 })*
             }
         };
@@ -55,13 +55,14 @@ fn pad_elements<E: Copy>(
     elements: &[E],
     shape: &[usize],
     dtype: burn::tensor::DType,
-    spec: &PadSpec,
+    plan: &Plan,
     fill: Fill,
 ) -> (Vec<usize>, Bytes) {
+    debug_assert_eq!(plan.input_shape(), shape, "{CHECKED}");
     // SAFETY: the elements are numbers or bools, which have no padding bytes, so all
     // `size_of_val(elements)` bytes behind the slice are initialised and may be read.
     let bytes = unsafe {
         std::slice::from_raw_parts(elements.as_ptr().cast::<u8>(), size_of_val(elements))
     };
-    pad_host(bytes, shape, dtype, spec, fill).expect(CHECKED)
+    pad_host(bytes, plan, dtype, fill).expect(CHECKED)
 }
