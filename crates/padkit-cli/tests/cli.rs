@@ -19,38 +19,29 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-#[test]
-fn conformance_passes_all_eleven_on_every_engine() {
+/// Runs `padkit conformance --engine all` over test data `rel`; it must succeed and end
+/// with `summary`.
+fn conformance_on_every_engine(rel: &str, summary: &str) {
     let out = padkit()
         .args(["conformance", "--engine", "all"])
-        .arg(data("onnx-conformance"))
+        .arg(data(rel))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        text.lines().last(),
-        Some("33 passed, 0 failed, 0 skipped"),
-        "{text}"
-    );
+    assert_eq!(text.lines().last(), Some(summary), "{text}");
+}
+
+#[test]
+fn conformance_passes_all_eleven_on_every_engine() {
+    conformance_on_every_engine("onnx-conformance", "33 passed, 0 failed, 0 skipped");
 }
 
 /// A model as onnx 1.23's `make_model` writes it by default (IR version 14, opset 28, whose
 /// Pad is Pad-25) runs on every engine and matches ONNX Runtime 1.32.
 #[test]
 fn the_newest_onnx_defaults_load_on_every_engine() {
-    let out = padkit()
-        .args(["conformance", "--engine", "all"])
-        .arg(data("burn-import/newest_onnx"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        text.lines().last(),
-        Some("3 passed, 0 failed, 0 skipped"),
-        "{text}"
-    );
+    conformance_on_every_engine("burn-import/newest_onnx", "3 passed, 0 failed, 0 skipped");
 }
 
 #[test]
