@@ -32,7 +32,7 @@ pub struct Plan {
     input_len: usize,
     output_len: usize,
     /// What the kernel walks; `None` when the output is empty.
-    schedule: Option<Schedule>,
+    schedule: Option<Box<Schedule>>,
 }
 
 impl Plan {

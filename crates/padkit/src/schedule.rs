@@ -29,7 +29,7 @@ impl Schedule {
         pads: &[AxisPad],
         mode: PadMode,
         output_shape: &[usize],
-    ) -> Schedule {
+    ) -> Box<Schedule> {
         // (merged extent, the padded axis and its pad; none for a run of untouched axes)
         type Group = (usize, Option<(usize, AxisPad)>);
         let mut groups: SmallVec<[Group; 6]> = SmallVec::new();
@@ -50,28 +50,28 @@ impl Schedule {
         if groups.is_empty() {
             groups.push((1, None)); // nothing padded: one unit that is the whole tensor
         }
-        let maps: SmallVec<[AxisMap; 4]> = groups
-            .iter()
-            .map(|&(d, pad)| match pad {
+        // Built in place on the heap: the maps are a few hundred bytes, and a plan is
+        // moved several times on its way to the caller.
+        let mut s = Box::new(Schedule {
+            maps: SmallVec::new(),
+            blocks: SmallVec::new(),
+            row: None,
+            in_row: groups[groups.len() - 1].0 * unit,
+        });
+        for &(d, pad) in &groups {
+            s.maps.push(match pad {
                 None => AxisMap::new(d, &AxisPad::default(), mode, d),
                 Some((axis, p)) => AxisMap::new(d, &p, mode, output_shape[axis]),
-            })
-            .collect();
-        let mut blocks: SmallVec<[(usize, usize); 4]> = SmallVec::with_capacity(maps.len());
+            });
+        }
         let (mut ib, mut ob) = (unit, unit);
-        for (map, &(d, _)) in maps.iter().zip(&groups).rev() {
-            blocks.push((ib, ob));
-            ib *= d;
-            ob *= map.out_len;
+        for k in (0..groups.len()).rev() {
+            s.blocks.push((ib, ob));
+            ib *= groups[k].0;
+            ob *= s.maps[k].out_len;
         }
-        blocks.reverse();
-        let in_row = groups[groups.len() - 1].0 * unit;
-        let row = RowProgram::new(&maps[maps.len() - 1], unit, in_row);
-        Schedule {
-            maps,
-            blocks,
-            row,
-            in_row,
-        }
+        s.blocks.reverse();
+        s.row = RowProgram::new(&s.maps[s.maps.len() - 1], unit, s.in_row);
+        s
     }
 }
