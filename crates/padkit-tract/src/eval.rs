@@ -47,6 +47,7 @@ pub(crate) fn pad(
         pads,
         axes,
         mode: op.mode,
+        max_output_bytes: Some(MAX_OUTPUT_BYTES.load(Ordering::Relaxed)),
         ..PadSpec::default()
     };
     let value = match &op.value {
@@ -119,10 +120,7 @@ fn pad_t<T: Datum>(
     };
     let data = x.try_as_plain_ram()?.as_slice::<T>()?;
     let failed = |e: padkit::PadError| format_err!("Pad node {node:?}: {e}");
-    let spec = spec
-        .clone()
-        .with_max_output_bytes(MAX_OUTPUT_BYTES.load(Ordering::Relaxed));
-    let plan = Plan::new(x.shape(), &spec, size_of::<T>()).map_err(failed)?;
+    let plan = Plan::new(x.shape(), spec, size_of::<T>()).map_err(failed)?;
     // tract's own allocation of the output panics when it fails.
     padkit::check_allocatable(plan.output_len() * size_of::<T>()).map_err(failed)?;
     padkit::check_strides(plan.output_shape()).map_err(failed)?;
