@@ -15,8 +15,8 @@ use crate::proto::{check_proto, tensor_from_proto};
 /// opset loads.
 pub const NEWEST_OPSET: i64 = 28;
 
-/// The newest ONNX IR version padkit reads: onnx 1.23's (14 adds the float6 types, which
-/// Pad does not take; the rest of the format is as in 13).
+/// The newest ONNX IR version padkit reads: onnx 1.23's. 14 adds the float6 types, which
+/// Pad does not take, and opaque types outside ONNX-ML; the rest of the format is 13's.
 pub const NEWEST_IR_VERSION: i64 = 14;
 
 /// The model's version of the default ONNX domain.
