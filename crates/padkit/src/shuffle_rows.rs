@@ -71,10 +71,15 @@ impl RowShuffles {
         Some(s)
     }
 
-    /// Writes the leading rows of `out`, each reading the next input row; returns how many
-    /// it wrote. The caller writes the rest (at most the last few rows: each row's 16-byte
-    /// load and store must stay inside `input` and `out`).
-    pub(crate) fn write_rows<E>(&self, input: &[E], out: &mut [MaybeUninit<E>]) -> usize {
+    /// Writes the leading rows of `out` (elements of the `W` bytes the shuffles were made
+    /// for), each reading the next input row; returns how many it wrote. The caller writes
+    /// the rest (at most the last few rows: each row's 16-byte load and store must stay
+    /// inside `input` and `out`).
+    pub(crate) fn write_rows<const W: usize>(
+        &self,
+        input: &[[u8; W]],
+        out: &mut [MaybeUninit<[u8; W]>],
+    ) -> usize {
         let (ib, ob) = (self.ib, self.ob);
         // Row r loads input bytes [r ib, r ib + 16) and stores output bytes up to
         // r ob + max(ob, 16): rows below `rows` keep both inside their slices.

@@ -34,6 +34,11 @@ fn list<T>(v: &Value, f: impl Fn(&Value) -> Option<T>) -> Vec<T> {
         .collect()
 }
 
+/// A shape: a JSON array of extents.
+fn dims(v: &Value) -> Vec<usize> {
+    list(v, |d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+}
+
 fn spec(c: &Value) -> PadSpec {
     let s = &c["spec"];
     let mode: PadMode = s["mode"]
@@ -53,7 +58,7 @@ fn expected(c: &Value) -> Expected {
     match n.get("error") {
         Some(e) => Expected::Error(e.to_string()),
         None => Expected::Output {
-            shape: list(&n["shape"], |v| v.as_u64().map(|d| d as usize)),
+            shape: dims(&n["shape"]),
             values: list(&n["values"], |v| Some(v.clone())),
         },
     }
@@ -65,7 +70,7 @@ fn check<T: Pod + Send + Sync + PartialEq + std::fmt::Debug>(
     c: &Value,
     read: impl Fn(&Value) -> Option<T>,
 ) -> Result<(), String> {
-    let shape = list(&c["shape"], |v| v.as_u64().map(|d| d as usize));
+    let shape = dims(&c["shape"]);
     let input = list(&c["values"], &read);
     let value = read(&c["value"]).expect("a fill value of the case's type");
     let got = padkit::pad(&input, &shape, &spec(c), value);
