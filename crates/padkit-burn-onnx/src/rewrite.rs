@@ -11,6 +11,13 @@ pub const PAD_DOMAIN: &str = "ai.padkit";
 /// [`PAD_DOMAIN`]. Pads inside subgraphs stay burn-onnx's, unless burn-onnx cannot import
 /// them (mode wrap, negative pads given as attributes), which is an error naming the node.
 ///
+/// # Errors
+///
+/// A message saying why, when `bytes` is not an ONNX model, when the model imports no
+/// opset of the default ONNX domain or has no graph, when a Pad inside a subgraph uses
+/// mode wrap or negative pads (naming the node and where it is), or when the rewritten
+/// model cannot be serialized.
+///
 /// ```
 /// // not a model: a clear error, not a panic
 /// assert!(padkit_burn_onnx::rewrite_model(b"not a model").is_err());

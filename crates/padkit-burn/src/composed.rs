@@ -10,6 +10,11 @@ use crate::Fill;
 
 /// Pads `x` through Burn tensor ops only (works on any backend).
 ///
+/// # Errors
+///
+/// As [`pad_with`](crate::pad_with): the spec does not fit `x`, `fill` is not exact in
+/// its element type, or the output is too large.
+///
 /// ```
 /// use burn::tensor::{Device, Tensor};
 /// use padkit::{PadMode, PadSpec};
@@ -97,10 +102,10 @@ pub trait KeepInGraph: Basic {
 }
 
 impl KeepInGraph for Float {
+    /// Done whether or not `input` is tracked: Burn tells only with its `autodiff`
+    /// feature, which a user may turn on without padkit-burn's, and the product costs a
+    /// sum over `input` only when the output is empty.
     fn keep_in_graph<const D: usize>(out: Tensor<D>, input: Tensor<D>) -> Tensor<D> {
-        if !input.is_tracked() {
-            return out;
-        }
         // Either `out` has no element, or `input` has none and its sum is 0: either way
         // `out · (sum + 1)` keeps every value of `out` exactly (−0, ∞ and NaN too), and the
         // gradient it sends to `input` is zeros.

@@ -118,6 +118,12 @@ impl Fill {
 
     /// The fill's little-endian bytes in `dtype`.
     ///
+    /// # Errors
+    ///
+    /// [`PadError::ValueOutOfRange`] when the value is not exactly
+    /// representable in `dtype` (out of range, or a fraction for an integer type), and
+    /// [`PadError::UnsupportedType`] for a dtype padkit cannot pad.
+    ///
     /// ```
     /// use burn::tensor::DType;
     /// use padkit_burn::Fill;

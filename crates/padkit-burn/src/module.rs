@@ -48,6 +48,11 @@ impl PadConfig {
     /// The configuration of an ONNX Pad node of the model's `opset`: its `mode`
     /// attribute, pads (attribute or input), constant value and axes.
     ///
+    /// # Errors
+    ///
+    /// When `mode` is not a mode of ONNX Pad, or not one of `opset` (`wrap` needs opset
+    /// 19). The pads themselves are checked against the input when the layer runs.
+    ///
     /// ```
     /// use padkit_burn::{Fill, PadConfig, PaddingMode};
     /// let c = PadConfig::from_onnx(19, Some("wrap"), vec![1, 1], None, Some(vec![-1])).unwrap();
@@ -112,6 +117,11 @@ impl Pad {
     }
 
     /// Pads `input`, or says why the pads do not fit it.
+    ///
+    /// # Errors
+    ///
+    /// As [`pad_with`](crate::pad_with): the layer's pads, axes or interior do not fit
+    /// `input`, its constant is not exact in the element type, or the output is too large.
     ///
     /// ```
     /// use burn::tensor::{Device, Tensor};

@@ -1,6 +1,6 @@
-//! Hostile and malformed input, one test per class of issue #14: every file ends in a clear
-//! error (exit 1, a message naming the node, input or axis and the numbers) or the right
-//! answer, the same way on the core, tract and burn engines.
+//! Hostile and malformed input, by class (numbered on each test): every file ends in a
+//! clear error (exit 1, a message naming the node, input or axis and the numbers) or the
+//! right answer, the same way on the core, tract and burn engines.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -79,8 +79,8 @@ fn x_arg(dir: &Path, x: &Tensor) -> String {
     format!("x={}", path.display())
 }
 
-/// Class 0: pads at the ends of i64 used to leave output memory unwritten (edge) or ask
-/// for 8 GiB (reflect). Both are crops far past the axis, refused on every engine.
+/// Class 0: pads at the ends of i64 crop far past the axis in edge and reflect mode:
+/// every engine refuses them with a clear error.
 #[test]
 fn pads_at_the_ends_of_i64_are_refused() {
     let dir = scratch("extreme");
@@ -184,8 +184,8 @@ fn conformance_counts_a_broken_case_as_one_failure() {
     );
 }
 
-/// Class 2: a 64 MiB output runs in 450 MB of address space (the binary and its threads
-/// take about 250): the output is never formatted whole, and written without copies.
+/// Class 2: a 64 MiB output runs in 450 MB of address space, most of which the binary and
+/// its threads take: the output is never formatted whole, and written without copies.
 #[test]
 fn memory_stays_proportional_to_the_data() {
     let dir = scratch("memory");

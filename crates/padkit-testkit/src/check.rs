@@ -54,6 +54,12 @@ fn fail<T>(what: impl Into<String>) -> Result<T, Failure> {
 /// Also plans the case without any output limit, which must end quickly whatever the
 /// pads (planning never costs more than a few runs per axis).
 ///
+/// # Errors
+///
+/// A [`Failure`] naming the case, the width and the first path that disagrees with the
+/// reference: another output shape or other output values, an error where the reference
+/// has none, none where it has one, or an error of another [`ErrClass`](crate::ErrClass).
+///
 /// ```
 /// use padkit::PadMode;
 /// let case = padkit_testkit::Case::new(vec![2, 3], vec![1, -1, 2, 4], PadMode::Reflect);

@@ -113,6 +113,12 @@ impl Case {
     /// The reference pad of `input` with fill `value`; outputs of more than `limit`
     /// elements are refused.
     ///
+    /// # Errors
+    ///
+    /// The [`ErrClass`] padkit must report when the case breaks a rule of Pad (see
+    /// [`Case::sources`]), and [`ErrClass::TooLarge`] when the output has more than `limit`
+    /// elements.
+    ///
     /// ```
     /// use padkit::PadMode;
     /// let case = padkit_testkit::Case::new(vec![3], vec![i64::MIN, i64::MAX], PadMode::Edge);
@@ -135,6 +141,11 @@ impl Case {
     /// The reference adjoint: each output-gradient element added onto the input element
     /// it was read from.
     ///
+    /// # Errors
+    ///
+    /// The [`ErrClass`] padkit must report when the case breaks a rule of Pad (see
+    /// [`Case::sources`]).
+    ///
     /// ```
     /// use padkit::PadMode;
     /// let case = padkit_testkit::Case::new(vec![2], vec![1, 1], PadMode::Edge);
@@ -153,6 +164,20 @@ impl Case {
 
     /// The output shape and, for every output element, the flat input index it reads
     /// (`None`: the fill value).
+    ///
+    /// # Errors
+    ///
+    /// The [`ErrClass`] of the first rule the case breaks, checked in this order:
+    /// - [`ErrClass::InputTooLarge`] when the input's extents multiply past `isize::MAX`;
+    /// - [`ErrClass::AxisRange`], [`ErrClass::DuplicateAxis`], [`ErrClass::PadsLength`],
+    ///   [`ErrClass::InteriorLength`], [`ErrClass::NegativeInterior`] and
+    ///   [`ErrClass::InteriorMode`] when the axes, pads or interior padding break the rules
+    ///   that need no extents;
+    /// - per axis, [`ErrClass::NegativeOutput`], [`ErrClass::Crop`],
+    ///   [`ErrClass::EmptyWindow`] and [`ErrClass::Overflow`] when its output extent would
+    ///   be negative, its crops remove more than it holds, a mode other than constant pads
+    ///   it with nothing left, or its output extent exceeds `i64::MAX`;
+    /// - [`ErrClass::TooLarge`] when the output has more than `limit` elements.
     pub fn sources(&self, limit: usize) -> Result<(Vec<usize>, Vec<Option<usize>>), ErrClass> {
         let fits = self
             .shape

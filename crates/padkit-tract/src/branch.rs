@@ -10,6 +10,11 @@ use tract_onnx::model::{ParseResult, ParsingContext};
 use tract_onnx::pb::NodeProto;
 
 /// The `OpBuilder` of ONNX `If` for [`crate::onnx`].
+///
+/// # Errors
+///
+/// When the node lacks its `then_branch` or `else_branch` attribute, when one is not a
+/// graph, or when tract-onnx cannot parse a branch's graph.
 pub fn if_builder(
     ctx: &ParsingContext,
     node: &NodeProto,

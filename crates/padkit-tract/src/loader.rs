@@ -14,6 +14,10 @@ use crate::OnnxPad;
 /// - opsets 2–10: `pads` and `value` attributes;
 /// - opset 11+: `pads`, optional `constant_value`, and (18+) optional `axes` inputs;
 ///   `mode="wrap"` from 19.
+///
+/// # Errors
+///
+/// The errors of [`parse_pad_node`] at the model's opset.
 pub fn pad_builder(
     ctx: &ParsingContext,
     node: &NodeProto,
@@ -27,6 +31,15 @@ pub fn pad_builder(
 /// Reads a Pad node's attributes and optional inputs for `opset`.
 ///
 /// `value_input` and `axes_input` index the node's non-empty inputs, as tract wires them.
+///
+/// # Errors
+///
+/// Each error names the node:
+/// - the `mode` attribute is not a string, not UTF-8, not an ONNX Pad mode, or `wrap`
+///   before opset 19;
+/// - below opset 11, the `paddings` (opset 1) or `pads` attribute is missing or not a
+///   list of ints, or the `value` attribute is not a float;
+/// - from opset 11, the node has an `axes` input before opset 18.
 ///
 /// ```
 /// use tract_onnx::pb::NodeProto;

@@ -63,7 +63,8 @@ impl Workload {
     }
 }
 
-/// W1–W8 in order. `quick` keeps only the small and medium ones.
+/// W1–W8 in order, with their variants by mode and element type (`padkit bench --quick`
+/// leaves out the largest ones).
 ///
 /// ```
 /// let all = padkit_workloads::all();
@@ -132,18 +133,27 @@ pub fn all() -> Vec<Workload> {
 }
 
 /// `bytes` seen as room to write, for `Plan::run_bytes` into a buffer that another job
-/// also uses as initialised memory (the kernel only writes initialised bytes through it,
-/// so `bytes` stays initialised).
+/// also uses as initialised memory.
+///
+/// # Safety
+///
+/// `MaybeUninit<u8>` lets safe code write `MaybeUninit::uninit()` through the result,
+/// which would leave `bytes` holding uninitialised memory once the borrow ends. The
+/// caller must write only initialised bytes through it. `Plan::run_bytes` meets this:
+/// every byte it writes is a copy of an input or fill byte.
 ///
 /// ```
 /// let mut buf = vec![7u8; 4];
 /// let plan = padkit::Plan::new(&[2], &padkit::PadSpec::new(vec![1, 1]), 1).unwrap();
-/// plan.run_bytes(&[1, 2], &[0], padkit_workloads::as_uninit_bytes(&mut buf)).unwrap();
+/// // SAFETY: `run_bytes` writes only initialised bytes (copies of its input and fill).
+/// let room = unsafe { padkit_workloads::as_uninit_bytes(&mut buf) };
+/// plan.run_bytes(&[1, 2], &[0], room).unwrap();
 /// assert_eq!(buf, [0, 1, 2, 0]);
 /// ```
-pub fn as_uninit_bytes(bytes: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+pub unsafe fn as_uninit_bytes(bytes: &mut [u8]) -> &mut [MaybeUninit<u8>] {
     let ptr: *mut [u8] = bytes;
-    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; callers only write initialised
-    // bytes through the result (see above), so `bytes` is initialised when they are done.
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; the caller writes only
+    // initialised bytes through the result (the contract above), so `bytes` is
+    // initialised when it is done.
     unsafe { &mut *(ptr as *mut [MaybeUninit<u8>]) }
 }

@@ -12,6 +12,14 @@ use crate::{AxisPad, PadError, PadMode, PadSpec, Plan, Result};
 /// Fill positions contribute nothing and cropped input positions get zero. It needs only
 /// shapes, never the input values.
 ///
+/// # Errors
+///
+/// - the errors of [`Plan::new`] when `spec` does not fit `input_shape` or the padded
+///   output is too large;
+/// - [`PadError::DataLength`] when `grad_output` does not hold exactly the elements of
+///   the padded output;
+/// - [`PadError::Alloc`] when the gradient or a scratch buffer cannot be allocated.
+///
 /// ```
 /// use padkit::{pad_adjoint, PadSpec, PadMode};
 /// // reflect [a,b,c,d,e] by (2, 3): a b c reach the output 1, 3, 3 times...
@@ -32,6 +40,13 @@ where
 /// Without interior padding it runs in two passes: each padded axis folds its border
 /// positions onto the center positions they were copied from, in place; then the
 /// centers are cut out by the pad kernel itself, as a constant pad with the pads negated.
+///
+/// # Errors
+///
+/// As [`pad_adjoint`]: the errors of [`Plan::new`] when `spec` does not fit
+/// `input_shape` or the padded output is too large; [`PadError::DataLength`] when
+/// `grad_output` does not hold exactly the elements of the padded output;
+/// [`PadError::Alloc`] when the gradient or a scratch buffer cannot be allocated.
 ///
 /// ```
 /// use padkit::{pad_adjoint_in_place, PadSpec, PadMode};

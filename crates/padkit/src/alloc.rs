@@ -92,6 +92,11 @@ const TRIAL_BYTES: usize = 1 << 20;
 /// infallibly (a failed allocation panics or aborts there): they call it before asking
 /// the framework for the output.
 ///
+/// # Errors
+///
+/// [`PadError::Alloc`] when `bytes` is at least 1 MiB and the allocator refuses that
+/// many bytes (or they exceed `isize::MAX`).
+///
 /// ```
 /// assert!(padkit::check_allocatable(1 << 20).is_ok());
 /// assert!(padkit::check_allocatable(isize::MAX as usize).is_err());
@@ -114,6 +119,11 @@ pub fn check_allocatable(bytes: usize) -> Result<()> {
 /// Fails with [`PadError::Strides`] when a row-major tensor of `shape` has a stride (a
 /// product of trailing dims) beyond `isize::MAX`. Such a shape may be empty, so it passes
 /// every size check, yet frameworks compute its strides on creation. For adapters.
+///
+/// # Errors
+///
+/// [`PadError::Strides`] when a stride of `shape` (the product of the dims after an axis)
+/// exceeds `isize::MAX`.
 ///
 /// ```
 /// assert!(padkit::check_strides(&[0, 1 << 20, 1 << 20]).is_ok());

@@ -3,7 +3,8 @@
 //! Plain-data elements ([`bytemuck::Pod`]: numbers, `half` floats, complex numbers and
 //! arrays of them) go through [`pad`] and [`pad_into`], which run the byte-width kernel
 //! for elements of 1, 2, 4, 8 or 16 bytes. Other `Clone` types (strings, for instance)
-//! go through [`pad_cloned`] and [`pad_cloned_into`], which clone every element.
+//! go through [`pad_cloned`], which clones every element, or [`Plan::run_cloned`] into
+//! a buffer of the caller's.
 
 use bytemuck::Pod;
 
@@ -12,6 +13,12 @@ use crate::{PadError, PadSpec, Plan, Result};
 
 /// Pads `input` (row-major, of `shape`) into a new buffer; returns the output shape and
 /// data. `value` fills constant-mode padding and is ignored by the other modes.
+///
+/// # Errors
+///
+/// Fails with the errors of [`Plan::new`] when `spec` does not fit `shape` or the output
+/// is too large; with [`PadError::DataLength`] when `input` does not hold exactly the
+/// elements of `shape`; with [`PadError::Alloc`] when the output cannot be allocated.
 ///
 /// ```
 /// use padkit::{pad, PadSpec, PadMode};
@@ -36,6 +43,13 @@ pub fn pad<T: Pod + Send + Sync>(
 /// Pads into the caller's buffer, which must hold exactly the output; returns the output
 /// shape. Reusing one buffer avoids the page faults of a fresh allocation.
 ///
+/// # Errors
+///
+/// Fails with the errors of [`Plan::new`] when `spec` does not fit `shape` or the output
+/// is too large, and with [`PadError::DataLength`] when `input` does not hold exactly the
+/// elements of `shape` or `out` exactly those of the output. `out` is left untouched on
+/// any error.
+///
 /// ```
 /// use padkit::{pad_into, PadSpec, PadMode};
 /// let mut out = vec![0u8; 6];
@@ -59,6 +73,12 @@ pub fn pad_into<T: Pod + Send + Sync>(
 /// [`pad`] for any `Clone` element, cloning every element it writes: strings, or
 /// elements that own memory.
 ///
+/// # Errors
+///
+/// As [`pad`]: the errors of [`Plan::new`] when `spec` does not fit `shape` or the output
+/// is too large; [`PadError::DataLength`] when `input` does not hold exactly the elements
+/// of `shape`; [`PadError::Alloc`] when the output cannot be allocated.
+///
 /// ```
 /// use padkit::{pad_cloned, PadSpec, PadMode};
 /// let words = ["a".to_string(), "b".to_string()];
@@ -76,29 +96,19 @@ pub fn pad_cloned<T: Clone + Send + Sync>(
     Ok((plan.output_shape().to_vec(), out))
 }
 
-/// [`pad_into`] for any `Clone` element; `out`'s old elements are dropped as they are
-/// replaced.
-///
-/// ```
-/// use padkit::{pad_cloned_into, PadSpec};
-/// let mut out = vec![String::from("old"); 3];
-/// pad_cloned_into(&["x".to_string()], &[1], &PadSpec::new(vec![1, 1]), "-".to_string(), &mut out).unwrap();
-/// assert_eq!(out, ["-", "x", "-"]);
-/// ```
-pub fn pad_cloned_into<T: Clone + Send + Sync>(
-    input: &[T],
-    shape: &[usize],
-    spec: &PadSpec,
-    value: T,
-    out: &mut [T],
-) -> Result<Vec<usize>> {
-    let plan = Plan::new(shape, spec, size_of::<T>())?;
-    plan.run_cloned(input, &value, out)?;
-    Ok(plan.output_shape().to_vec())
-}
-
 /// Pads raw little-endian elements of `element_bytes` bytes each (1, 2, 4, 8 or 16) with
 /// the fill element `value`: the byte-width kernel that serves every fixed-size type.
+///
+/// # Errors
+///
+/// - [`PadError::ValueBytes`] when `value` is not `element_bytes` long;
+/// - the errors of [`Plan::new`] when `spec` does not fit `shape` or the output is too
+///   large;
+/// - [`PadError::Alloc`] when the output cannot be allocated;
+/// - [`PadError::UnsupportedType`] when `element_bytes` is not 1, 2, 4, 8 or 16;
+/// - [`PadError::ByteLength`] when `bytes` does not end on a whole element, and
+///   [`PadError::DataLength`] when it holds whole elements, but not the number `shape`
+///   needs.
 ///
 /// ```
 /// // two u16 elements, padded by one 0xBEEF on each side

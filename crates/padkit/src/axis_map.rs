@@ -373,6 +373,13 @@ impl AxisMap {
 /// value), for frameworks that compose a pad from their own gather ops. The axis' rules
 /// are checked; the map is allocated fallibly.
 ///
+/// # Errors
+///
+/// The errors of [`axis_output`](crate::axis_output) when `p` does not fit an axis of
+/// extent `d` in `mode` (interior padding negative or outside constant mode, a negative
+/// output extent, crops past the axis, padding an axis with nothing left, an overflow),
+/// and [`PadError::Alloc`](crate::PadError::Alloc) when the map cannot be allocated.
+///
 /// ```
 /// use padkit::{AxisPad, PadMode, axis_sources};
 /// let p = AxisPad { begin: 2, end: 1, interior: 0 };

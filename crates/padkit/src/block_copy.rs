@@ -1,8 +1,8 @@
 //! Row bodies of plain bytes copied by explicit vector moves, inline.
 //!
-//! Most pads of images copy rows of a few hundred bytes to 2 KiB (W1, W2, W5, W6).
-//! One `memcpy` call per row measured 5–15% slower here than a loop of vector moves over
-//! the same rows, which runs level with one contiguous `memcpy` of all the bytes. The
+//! Most pads of images copy rows of a few hundred bytes to 2 KiB. Such rows are copied
+//! by a loop of vector moves, because one `memcpy` call per row costs more than the loop
+//! for rows this short (the call and its choice of strategy are paid on every row). The
 //! compiler turns a plain loop of copies back into a `memcpy` call, so the loop is written
 //! with explicit vector loads and stores: 64-byte blocks of 16-byte SSE2 moves (part of
 //! every x86-64), and for rows of at most [`MAX_SHORT_BYTES`] on CPUs with AVX2 (detected
@@ -13,18 +13,15 @@ use std::mem::MaybeUninit;
 use crate::kernel::RowMoves;
 use crate::shuffle_rows::RowShuffles;
 
-/// Rows longer than this go to `memcpy`, which switches to `rep movsb` above about 2 KiB
-/// here. Measured on crops and pads of 2–16 KiB rows: level at 2 KiB, `memcpy` as fast
-/// or faster from 4 KiB on.
+/// Rows longer than this go to `memcpy`: on rows this long its one call is paid back, and
+/// it switches to `rep movsb`, which copies long rows at least as fast as the block loop.
 const MAX_BLOCKED_BYTES: usize = 2048;
 
 /// Rows up to this long are loaded whole (up to eight 32-byte registers) before they are
 /// stored, where the CPU has AVX2. Output rows drift against input rows by the pad's
-/// width every row, so interleaved loads and stores of one row now and then read an
+/// width every row, so interleaved loads and stores of one row every so often read an
 /// address 4 KiB away from one just written and wait for it; loading first avoids that.
-/// Measured on W6 u8's 256-byte rows: `padkit bench` ×1.44 → ×1.23–1.25 (with the
-/// constant-gap loop), a single-buffer column pad 122 → 114–119 µs. Longer rows (W6 f16,
-/// W1) measured level or slower with AVX2 block loops and keep the SSE2 blocks.
+/// Longer rows gain nothing from AVX2 block loops and keep the SSE2 blocks.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const MAX_SHORT_BYTES: usize = 256;
 

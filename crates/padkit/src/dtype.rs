@@ -62,6 +62,10 @@ macro_rules! dtypes {
             }
 
             /// The type of a `TensorProto.DataType` code.
+            ///
+            /// # Errors
+            ///
+            /// [`PadError::UnknownDType`] when `code` names no type padkit knows.
             pub fn from_onnx(code: i32) -> Result<DType, PadError> {
                 match code {
                     $($code => Ok(DType::$variant),)*

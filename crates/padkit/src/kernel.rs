@@ -262,7 +262,8 @@ impl<T: Clone + Send + Sync, C: RowMoves<T>> Writer<'_, T, C> {
         let windows = out[l..l + last * len].chunks_exact_mut(len).enumerate();
         if f.gap_writes == GapWrites::Fill {
             // Constant pads get a loop of their own, without the match below and with the
-            // fill value in a register (W6 u8: the per-row work was a quarter of the time).
+            // fill value in a register: on short rows the per-row work is a sizeable part
+            // of the pad.
             let value = self.value.clone();
             for (r, window) in windows {
                 let (body, between) = window.split_at_mut(b);

@@ -42,7 +42,7 @@ mod tensor;
 
 pub use adjoint::{pad_adjoint, pad_adjoint_in_place};
 pub use alloc::{HUGE_PAGE_THRESHOLD, check_allocatable, check_strides, prefer_huge_pages};
-pub use api::{pad, pad_bytes, pad_cloned, pad_cloned_into, pad_into};
+pub use api::{pad, pad_bytes, pad_cloned, pad_into};
 pub use axis_map::axis_sources;
 pub use dtype::{DType, Element, Layout};
 pub use error::{PadError, Result};
@@ -57,3 +57,8 @@ pub mod onnx;
 pub use bytemuck;
 pub use half;
 pub use num_complex;
+
+/// The crate's README, whose snippets run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

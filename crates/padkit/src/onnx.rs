@@ -22,6 +22,12 @@ pub fn modes_for(opset: i64) -> Vec<PadMode> {
 
 /// The `mode` attribute's text as a mode, checked against the model's opset.
 ///
+/// # Errors
+///
+/// [`PadError::UnknownOnnxMode`] when `text` is not `constant`, `reflect`, `edge` or
+/// `wrap` (padkit's `symmetric` is not an ONNX mode), and [`PadError::ModeNeedsOpset`]
+/// when it is `wrap` and `opset` is below 19.
+///
 /// ```
 /// use padkit::onnx::parse_mode;
 /// assert_eq!(parse_mode("wrap", 19).unwrap(), padkit::PadMode::Wrap);
@@ -47,6 +53,10 @@ pub fn parse_mode(text: &str, opset: i64) -> Result<PadMode> {
 /// The element types ONNX Pad takes at `opset`: floats for Pad-1 and Pad-2, numbers from
 /// Pad-11, every type of its time (bool, string, bfloat16, complex) from Pad-13, then the
 /// float8s and 4-bit ints (21), float4e2m1 (23), float8e8m0 (24) and 2-bit ints (25).
+///
+/// # Errors
+///
+/// [`PadError::TypeNeedsOpset`] when the Pad version of `opset` does not take `dtype`.
 ///
 /// ```
 /// use padkit::{DType, onnx::check_type};

@@ -43,6 +43,21 @@ impl Plan {
     /// is returned covers every output element. Planning costs a few runs per axis,
     /// whatever the pads.
     ///
+    /// # Errors
+    ///
+    /// - [`PadError::InputTooLarge`] when the extents of `shape` multiply past
+    ///   `isize::MAX` (not counting zero extents);
+    /// - the errors of [`PadSpec::resolve`] when the spec does not fit the rank of
+    ///   `shape` (pads, axes or interior of the wrong length, axes out of range or
+    ///   repeated, interior padding negative or outside constant mode);
+    /// - [`PadError::NegativeOutput`] when an axis' output extent would be negative,
+    ///   [`PadError::CropTooLarge`] when a mode other than constant crops more than an
+    ///   axis holds, [`PadError::EmptyWindow`] when it must pad an axis with nothing left
+    ///   to copy from, and [`PadError::Overflow`] when an extent or an output extent does
+    ///   not fit an `i64`;
+    /// - [`PadError::TooLarge`] when the output would take more than `isize::MAX` bytes,
+    ///   or more than the spec's `max_output_bytes`, at `element_bytes` bytes an element.
+    ///
     /// ```
     /// use padkit::{Plan, PadSpec, PadMode};
     /// let plan = Plan::new(&[2], &PadSpec::new(vec![3, 0]).with_mode(PadMode::Reflect), 4);
@@ -113,6 +128,11 @@ impl Plan {
     /// sizes on the typed kernel. Types that are not plain data use
     /// [`Plan::run_cloned`].
     ///
+    /// # Errors
+    ///
+    /// [`PadError::DataLength`] when `input` does not hold exactly [`Plan::input_len`]
+    /// elements or `out` exactly [`Plan::output_len`]; `out` is left untouched then.
+    ///
     /// ```
     /// use padkit::{Plan, PadSpec, PadMode};
     /// let spec = PadSpec::new(vec![2, 2]).with_mode(PadMode::Symmetric);
@@ -128,6 +148,11 @@ impl Plan {
     /// Runs the plan into uninitialised memory (e.g. a vector's spare capacity), which
     /// must hold exactly the output; returns it, now initialised. The kernel writes every
     /// element once, so nothing needs filling first.
+    ///
+    /// # Errors
+    ///
+    /// [`PadError::DataLength`] when `input` does not hold exactly [`Plan::input_len`]
+    /// elements or `out` exactly [`Plan::output_len`]; nothing is written then.
     ///
     /// ```
     /// use padkit::{Plan, PadSpec};
@@ -163,6 +188,12 @@ impl Plan {
 
     /// Runs the plan into a new vector.
     ///
+    /// # Errors
+    ///
+    /// [`PadError::Alloc`] when the output cannot be allocated, and
+    /// [`PadError::DataLength`] when `input` does not hold exactly [`Plan::input_len`]
+    /// elements.
+    ///
     /// ```
     /// let plan = padkit::Plan::new(&[1], &padkit::PadSpec::new(vec![0, 2]), 1).unwrap();
     /// assert_eq!(plan.run_to_vec(&[7u8], &1).unwrap(), vec![7, 1, 1]);
@@ -173,6 +204,13 @@ impl Plan {
 
     /// [`Plan::run`] for any `Clone` element (strings, for instance), cloning every
     /// element it writes. `out`'s old elements are dropped as they are replaced.
+    ///
+    /// # Errors
+    ///
+    /// [`PadError::DataLength`] when `input` does not hold exactly [`Plan::input_len`]
+    /// elements or `out` exactly [`Plan::output_len`], and [`PadError::Alloc`] when the
+    /// scratch output the clones are written to first cannot be allocated. `out` is left
+    /// untouched on any error.
     ///
     /// ```
     /// let plan = padkit::Plan::new(&[1], &padkit::PadSpec::new(vec![1, 0]), 24).unwrap();
@@ -194,39 +232,30 @@ impl Plan {
         Ok(())
     }
 
-    /// [`Plan::run_uninit`] for any `Clone` element, cloning every element it writes.
-    ///
-    /// ```
-    /// use std::mem::MaybeUninit;
-    /// let plan = padkit::Plan::new(&[1], &padkit::PadSpec::new(vec![0, 1]), 24).unwrap();
-    /// let mut out = [const { MaybeUninit::uninit() }; 2];
-    /// let written = plan.run_cloned_uninit(&["a".to_string()], &"-".to_string(), &mut out).unwrap();
-    /// assert_eq!(written, ["a", "-"]);
-    /// # for x in written { unsafe { std::ptr::drop_in_place(x) } }
-    /// ```
-    pub fn run_cloned_uninit<'o, T: Clone + Send + Sync>(
-        &self,
-        input: &[T],
-        value: &T,
-        out: &'o mut [MaybeUninit<T>],
-    ) -> Result<&'o mut [T]> {
-        self.run_moving::<T, Cloning>(input, value, out, fill_each)
-    }
-
-    /// [`Plan::run_cloned_uninit`] into a new vector.
+    /// Runs the plan on any `Clone` element into a new vector, cloning every element it
+    /// writes: what [`pad_cloned`](crate::pad_cloned) and [`Plan::run_cloned`] run.
     pub(crate) fn run_cloned_to_vec<T: Clone + Send + Sync>(
         &self,
         input: &[T],
         value: &T,
     ) -> Result<Vec<T>> {
         fresh_vec(self.output_len, |out| {
-            self.run_cloned_uninit(input, value, out)
+            self.run_moving::<T, Cloning>(input, value, out, fill_each)
         })
     }
 
     /// Runs the plan on raw elements of `value.len()` bytes each (1, 2, 4, 8 or 16) into
     /// uninitialised bytes (e.g. the spare capacity of a vector of a wider, aligned word
     /// type), which must hold exactly the output; returns them, now initialised.
+    ///
+    /// # Errors
+    ///
+    /// - [`PadError::UnsupportedType`] when `value` is not 1, 2, 4, 8 or 16 bytes long;
+    /// - [`PadError::ByteLength`] when `input` or `out` does not end on a whole element;
+    /// - [`PadError::DataLength`] when they hold whole elements, but not exactly
+    ///   [`Plan::input_len`] and [`Plan::output_len`] of them.
+    ///
+    /// Nothing is written on any error.
     ///
     /// ```
     /// // one 2-byte element, padded by one element in front

@@ -61,6 +61,12 @@ impl Dim for i64 {
 /// Works on any [`Dim`]: with `usize` every rule is checked; with a symbolic dim the
 /// checks that need the number run once it is known (through [`axis_output`] again).
 ///
+/// # Errors
+///
+/// - the errors of [`PadSpec::resolve`] when `spec` does not fit the rank of `shape`;
+/// - the errors of [`axis_output`] for any axis: a negative output extent, crops past
+///   the axis or padding an axis with nothing left (known extents only), an overflow.
+///
 /// ```
 /// use padkit::{output_shape, PadSpec, PadMode};
 /// let spec = PadSpec::new(vec![0, 0, 1, 2, 0, 0, 2, 3]).with_mode(PadMode::Reflect);
@@ -78,6 +84,16 @@ pub fn output_shape<D: Dim>(shape: &[D], spec: &PadSpec) -> Result<Vec<D>> {
 
 /// The output extent of one axis: `begin + end + d + max(d-1, 0) · interior`, with the
 /// mode's rules checked when `d` is known.
+///
+/// # Errors
+///
+/// - [`PadError::NegativeInterior`] and [`PadError::InteriorMode`] when `p`'s interior
+///   padding is negative, or positive outside constant mode;
+/// - with `d` known: [`PadError::NegativeOutput`] when the extent would be negative,
+///   [`PadError::CropTooLarge`] when a mode other than constant crops more than `d`,
+///   [`PadError::EmptyWindow`] when it pads an axis with nothing left after the crops;
+/// - [`PadError::Overflow`] when the extent does not fit an `i64` or `D` (known `d`), or
+///   its arithmetic overflows (symbolic `d`).
 ///
 /// ```
 /// use padkit::{axis_output, AxisPad, PadMode};

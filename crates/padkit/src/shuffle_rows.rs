@@ -1,12 +1,12 @@
 //! Tiny rows of plain bytes written by byte shuffles.
 //!
-//! A pad of a tiny last axis (W3: rows of 4 `f32` padded to 6) writes a million rows of
-//! a few elements each. Element by element from the row's table, each element costs a
-//! compare, a select, a load and a store. Where the input row fits in 16 bytes and the
-//! output row in 32, one 16-byte load, one or two SSSE3 byte shuffles (`pshufb`, which
-//! also zeroes the fill positions) OR-ed with the fill bytes, and one or two 16-byte
-//! stores write the whole row. x86-64 only: elsewhere no [`RowShuffles`] are made, and the
-//! table loop writes every row.
+//! A pad of a tiny last axis (rows of 4 `f32` padded to 6, say) writes one row of a few
+//! elements for every position of the other axes. Element by element from the row's
+//! table, each element costs a compare, a select, a load and a store. Where the input row
+//! fits in 16 bytes and the output row in 32, one 16-byte load, one or two SSSE3 byte
+//! shuffles (`pshufb`, which also zeroes the fill positions) OR-ed with the fill bytes,
+//! and one or two 16-byte stores write the whole row. x86-64 only: elsewhere no
+//! [`RowShuffles`] are made, and the table loop writes every row.
 
 use std::mem::MaybeUninit;
 

@@ -61,6 +61,11 @@ impl AxisPad {
     /// Checks the interior padding of axis `axis`: not negative, and only in constant
     /// mode.
     ///
+    /// # Errors
+    ///
+    /// [`PadError::NegativeInterior`] when the interior padding is negative, and
+    /// [`PadError::InteriorMode`] when it is positive in a mode other than constant.
+    ///
     /// ```
     /// use padkit::{AxisPad, PadMode};
     /// let p = AxisPad { begin: 0, end: 0, interior: 1 };
@@ -143,6 +148,15 @@ impl PadSpec {
     /// Checks the rules that need no extents: pads length, axes range and repeats,
     /// interior length, sign and mode.
     ///
+    /// # Errors
+    ///
+    /// - [`PadError::AxisOutOfRange`] and [`PadError::DuplicateAxis`] when `axes` names an
+    ///   axis outside `[-rank, rank-1]` or one axis twice;
+    /// - [`PadError::PadsLength`] when `pads` does not hold two values per padded axis, and
+    ///   [`PadError::InteriorLength`] when `interior` does not hold one;
+    /// - [`PadError::NegativeInterior`] and [`PadError::InteriorMode`] when an interior
+    ///   padding is negative, or positive in a mode other than constant.
+    ///
     /// ```
     /// use padkit::PadSpec;
     /// let err = PadSpec::new(vec![1, 1]).with_axes(vec![0, -2]).resolve(2).unwrap_err();
@@ -185,6 +199,11 @@ impl PadSpec {
 }
 
 /// Maps axes in `[-rank, rank-1]` to `[0, rank-1]`, refusing repeats.
+///
+/// # Errors
+///
+/// [`PadError::AxisOutOfRange`] when an axis is outside `[-rank, rank-1]`, and
+/// [`PadError::DuplicateAxis`] when two axes name the same axis.
 ///
 /// ```
 /// assert_eq!(padkit::normalize_axes(&[-1, 0], 3).unwrap(), vec![2, 0]);

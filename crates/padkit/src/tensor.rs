@@ -1,5 +1,8 @@
-//! A dynamically typed tensor (element type tag + bytes or strings) that adapters
-//! dispatch on, and its pad and adjoint.
+//! A dynamically typed tensor (element type tag + bytes or strings) of any ONNX element
+//! type, and its pad. It is the exchange type of code that meets element types only at
+//! run time: the conformance tool (`padkit-cli`) reads ONNX and `.npy` test data into it,
+//! pads it with [`pad_tensor`] as its `core` engine and compares every engine's output in
+//! it. The framework adapters work on their own tensors and do not use it.
 
 use crate::packed::{pack, unpack};
 use crate::{DType, Element, Layout, PadError, PadSpec, Result, pad, pad_bytes, pad_cloned};
@@ -31,6 +34,18 @@ pub struct Tensor {
 
 impl Tensor {
     /// A tensor from its parts; the data must match the shape and type exactly.
+    ///
+    /// # Errors
+    ///
+    /// - [`PadError::WrongStorage`] when `data` is strings for a numeric type, or bytes for
+    ///   [`DType::String`];
+    /// - [`PadError::DataLength`] when a string tensor does not hold one string per element
+    ///   of `shape`;
+    /// - [`PadError::ByteLength`] when the bytes are not exactly the storage of `shape`'s
+    ///   elements (packed for the sub-byte types);
+    /// - [`PadError::BoolByte`] when a [`DType::Bool`] byte is neither 0 nor 1;
+    /// - [`PadError::InputTooLarge`] when the element count or its storage in bytes
+    ///   overflows a `usize`.
     ///
     /// ```
     /// use padkit::{Tensor, DType, Data};
@@ -78,6 +93,11 @@ impl Tensor {
 
     /// A tensor of a fixed-size Rust element type.
     ///
+    /// # Errors
+    ///
+    /// [`PadError::ByteLength`] when `values` does not hold exactly the elements of
+    /// `shape`, and [`PadError::InputTooLarge`] when their count overflows a `usize`.
+    ///
     /// ```
     /// let t = padkit::Tensor::from_slice(&[2, 1], &[1.5f64, 2.5]).unwrap();
     /// assert_eq!(t.dtype(), padkit::DType::Float64);
@@ -88,6 +108,12 @@ impl Tensor {
     }
 
     /// A string tensor.
+    ///
+    /// # Errors
+    ///
+    /// [`PadError::DataLength`] when `values` does not hold exactly one string per
+    /// element of `shape`, and [`PadError::InputTooLarge`] when their count overflows a
+    /// `usize`.
     ///
     /// ```
     /// let t = padkit::Tensor::from_strings(&[2], vec!["a".into(), "b".into()]).unwrap();
@@ -178,6 +204,10 @@ impl Tensor {
 
     /// The elements as `T`, which must be the tensor's type.
     ///
+    /// # Errors
+    ///
+    /// [`PadError::WrongType`] when `T` is not the Rust type of the tensor's element type.
+    ///
     /// ```
     /// let t = padkit::Tensor::from_slice(&[2], &[1i64, 2]).unwrap();
     /// assert_eq!(t.to_vec::<i64>().unwrap(), vec![1, 2]);
@@ -195,6 +225,13 @@ impl Tensor {
 
     /// A packed sub-byte tensor (int4, uint4, float4e2m1, int2, uint2) from one code per
     /// element; codes are masked to the type's bits.
+    ///
+    /// # Errors
+    ///
+    /// - [`PadError::WrongStorage`] when `dtype` is not a packed sub-byte type;
+    /// - [`PadError::ByteLength`] when `codes` packs into more or fewer bytes than
+    ///   `shape`'s elements take;
+    /// - [`PadError::InputTooLarge`] when the element count of `shape` overflows a `usize`.
     ///
     /// ```
     /// use padkit::{Tensor, DType, Data};
@@ -243,6 +280,14 @@ fn checked_len(shape: &[usize]) -> Result<usize> {
 ///
 /// Every fixed-size type runs the one generic kernel on its byte width; packed sub-byte
 /// types are unpacked to one code per byte, padded and repacked; strings are cloned.
+///
+/// # Errors
+///
+/// - [`PadError::ValueType`] when `value` has another element type than `input`, and
+///   [`PadError::ValueNotScalar`] when it does not hold exactly one element;
+/// - the errors of [`Plan::new`](crate::Plan::new) when `spec` does not fit the input's
+///   shape or the output is too large;
+/// - [`PadError::Alloc`] when the output cannot be allocated.
 ///
 /// ```
 /// use padkit::{Tensor, DType, Data, PadSpec, PadMode, pad_tensor};
