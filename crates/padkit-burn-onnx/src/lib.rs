@@ -138,6 +138,11 @@ impl ModelGen {
     /// [`ModelGen::run_from_script`], returning the error instead. Each model is
     /// rewritten (see [`rewrite_model`]) into `$OUT_DIR/padkit-burn-onnx/NAME.onnx`, which
     /// burn-onnx then imports into the `out_dir` below `OUT_DIR`.
+    ///
+    /// # Errors
+    ///
+    /// When `OUT_DIR` is not set (not a build script), and the errors of
+    /// [`ModelGen::try_run_from_cli`].
     pub fn try_run_from_script(&mut self) -> Result<(), Error> {
         let out = std::env::var_os("OUT_DIR")
             .ok_or_else(|| Error::new("OUT_DIR is not set: call this from a build script"))?;
@@ -146,6 +151,17 @@ impl ModelGen {
 
     /// Imports the models outside a build script, into the `out_dir` given as is; the
     /// rewritten models go to `scratch`.
+    ///
+    /// # Errors
+    ///
+    /// - the scratch directory cannot be created, a model cannot be read, or its rewritten
+    ///   copy cannot be written;
+    /// - a model cannot be rewritten (the errors of [`rewrite_model`], after the model's
+    ///   path);
+    /// - burn-onnx refuses a model (with burn-onnx's message), or padkit's Pad op refuses
+    ///   a Pad node while burn-onnx parses it: a mode, element type, pads, axes or
+    ///   constant value that Pad at the node's opset, or Burn, does not allow (the message
+    ///   names the node).
     pub fn try_run_from_cli(&mut self, scratch: &Path) -> Result<(), Error> {
         self.run(scratch, false)
     }
@@ -192,3 +208,8 @@ impl ModelGen {
         })
     }
 }
+
+/// The crate's README, whose snippets run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

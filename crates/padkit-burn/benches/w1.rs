@@ -1,5 +1,5 @@
 //! W1 (f32 [1,64,256,256], pads 2 on H and W) on Flex, one thread, one run: padkit-burn's
-//! native path, Burn's own `pad`, the composed path (also on NdArray), and a memcpy floor.
+//! native path, Burn's own `pad`, the composed path (also on NdArray, with the `ndarray` feature), and a memcpy floor.
 //!
 //! `fwd` times the pad. `bwd` times `y.sum().backward()` on an already padded `y` (the
 //! pad runs untimed in the setup); `bwd/leaf` times the same on a leaf tensor of the
@@ -69,14 +69,17 @@ fn w1(c: &mut Criterion) {
         ];
         let x = Tensor::<4>::ones([1, 64, 256, 256], &Device::flex());
         let xg = Tensor::<4>::ones([1, 64, 256, 256], &ad).require_grad();
-        let xn = Tensor::<4>::ones([1, 64, 256, 256], &Device::ndarray());
-        let s3 = s.clone();
-        g.bench_function(format!("fwd/padkit-composed-ndarray-{mode}"), |b| {
-            b.iter(|| {
-                let y = pad_composed(xn.clone(), &s3, Fill::Zero).unwrap();
-                y.slice([0..1, 0..1, 0..1, 0..1]).into_data()
-            })
-        });
+        #[cfg(feature = "ndarray")]
+        {
+            let xn = Tensor::<4>::ones([1, 64, 256, 256], &Device::ndarray());
+            let s3 = s.clone();
+            g.bench_function(format!("fwd/padkit-composed-ndarray-{mode}"), |b| {
+                b.iter(|| {
+                    let y = pad_composed(xn.clone(), &s3, Fill::Zero).unwrap();
+                    y.slice([0..1, 0..1, 0..1, 0..1]).into_data()
+                })
+            });
+        }
         for (name, pad) in &paths {
             g.bench_function(format!("fwd/{name}-{mode}"), |b| {
                 // materialise: read one element back

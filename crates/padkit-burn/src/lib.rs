@@ -10,10 +10,11 @@
 //!   [`on_axes`]) and a [`PaddingMode`], like `Tensor::pad`;
 //! - ONNX's: [`pad`] and [`pad_with`] take a [`PadSpec`] (flat pads, axes, interior).
 //!
-//! On Flex and NdArray devices (NdArray with the default `ndarray` feature; with or without
-//! autodiff) the pad runs padkit's kernel on
-//! the backend's buffer, and its gradient is padkit's adjoint; every other backend gets a
-//! composition of Burn tensor ops ([`pad_composed`]), which autodiff differentiates.
+//! On Flex and NdArray devices (features `flex`, default, and `ndarray`; under autodiff
+//! with the `autodiff` feature, default) the pad runs padkit's kernel on the backend's
+//! buffer, and its gradient is padkit's adjoint; every other device gets a composition of
+//! Burn tensor ops ([`pad_composed`]), which autodiff differentiates.
+//! [`has_native_kernel`] says which path a device takes.
 //!
 //! ```
 //! use burn::tensor::{Device, Tensor};
@@ -60,15 +61,21 @@ impl PadKind for Float {}
 impl PadKind for Int {}
 impl PadKind for Bool {}
 
-/// True for devices whose backend has padkit's native kernel (Flex, NdArray with the
-/// `ndarray` feature, and autodiff over them).
+/// True for devices whose backend has padkit's native kernel: Flex (feature `flex`) and
+/// NdArray (feature `ndarray`); on an autodiff device over them, only with the `autodiff`
+/// feature, which brings the native backward. Every other device takes the composed path.
 ///
 /// ```
 /// use burn::tensor::Device;
 /// assert!(padkit_burn::has_native_kernel(&Device::flex().autodiff()));
 /// ```
 pub fn has_native_kernel(device: &Device) -> bool {
+    if device.is_autodiff() && !cfg!(feature = "autodiff") {
+        return false;
+    }
+    #[allow(unreachable_patterns)] // every variant is native when no other backend is built
     match device.clone().inner().as_dispatch() {
+        #[cfg(feature = "flex")]
         DispatchDevice::Flex(_) => true,
         #[cfg(feature = "ndarray")]
         #[allow(deprecated)]
@@ -78,6 +85,14 @@ pub fn has_native_kernel(device: &Device) -> bool {
 }
 
 /// Pads with zero fill (constant mode) — see [`pad_with`].
+///
+/// # Errors
+///
+/// Fails, before any backend work, when `spec` does not fit the tensor (pads, axes or
+/// interior of the wrong length or out of range, a crop past the axis, a mode that needs
+/// a non-empty axis), when `fill` is not exactly representable in the tensor's element
+/// type, when the element type cannot be padded, or when the output would be too large
+/// to allocate or to index.
 ///
 /// ```
 /// use burn::tensor::{Device, Int, Tensor};
@@ -94,6 +109,14 @@ pub fn pad<const D: usize, K: PadKind>(
 
 /// Pads `tensor` by `spec`, filling constant-mode padding with `fill` converted exactly to
 /// the tensor's element type.
+///
+/// # Errors
+///
+/// Fails, before any backend work, when `spec` does not fit the tensor (pads, axes or
+/// interior of the wrong length or out of range, a crop past the axis, a mode that needs
+/// a non-empty axis), when `fill` is not exactly representable in the tensor's element
+/// type, when the element type cannot be padded, or when the output would be too large
+/// to allocate or to index.
 ///
 /// ```
 /// use burn::tensor::{DType, Device, Int, Tensor};
@@ -122,12 +145,21 @@ pub fn pad_with<const D: usize, K: PadKind>(
 pub trait PadExt: Sized {
     /// Pads by `(before, after)` pairs of the last dims (or [`on_axes`]); negative values
     /// crop. Like Burn's `Tensor::pad`, for every kind, with padkit's modes.
+    ///
+    /// # Errors
+    ///
+    /// As [`pad_with`]: the padding does not fit the tensor, the mode's constant is not
+    /// exact in its element type, or the output is too large.
     fn padkit_pad(
         self,
         padding: impl Padding,
         mode: impl Into<PaddingMode>,
     ) -> Result<Self, PadError>;
     /// [`pad_with`] as a method.
+    ///
+    /// # Errors
+    ///
+    /// As [`pad_with`].
     fn padkit_pad_spec(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError>;
 }
 
@@ -162,3 +194,8 @@ fn check(
     padkit::check_strides(plan.output_shape())?;
     Ok(plan)
 }
+
+/// The crate's README, whose snippets run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

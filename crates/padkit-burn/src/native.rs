@@ -14,19 +14,18 @@
 // Flex; padkit-burn serves both.
 #![allow(deprecated)]
 
-use burn::backend::autodiff::checkpoint::{base::Checkpointer, strategy::CheckpointStrategy};
-use burn::backend::autodiff::grads::Gradients;
-use burn::backend::autodiff::ops::{Backward, Ops, OpsKind, unary};
-use burn::backend::flex::{FlexTensor, Layout};
 use burn::backend::tensor::{BoolTensor, FloatTensor, IntTensor};
-use burn::backend::{Autodiff, Backend, Dispatch, Flex, TensorMetadata, backend_extension};
-use burn::tensor::{Bool, DispatchTensor, Float, Int};
-use burn::tensor::{DType, Shape, TensorData, read_sync};
+use burn::backend::{Backend, Dispatch, TensorMetadata, backend_extension};
+use burn::tensor::{Bool, DType, DispatchTensor, Float, Int, TensorData, read_sync};
 use padkit::{PadError, PadSpec, Plan};
 
 use crate::Fill;
-use crate::fill::width;
-use crate::host::{adjoint_data, pad_host};
+use crate::host::adjoint_data;
+
+#[cfg(feature = "autodiff")]
+mod autodiff;
+#[cfg(feature = "flex")]
+mod flex;
 
 #[cfg(feature = "ndarray")]
 mod ndarray;
@@ -92,7 +91,11 @@ fn host<E: std::fmt::Debug>(data: impl Future<Output = Result<TensorData, E>>) -
 }
 
 /// Pad as a backend operation, with its backward.
-#[backend_extension(Flex, NdArray: cfg(feature = "ndarray"), Autodiff)]
+#[backend_extension(
+    Flex: cfg(feature = "flex"),
+    NdArray: cfg(feature = "ndarray"),
+    Autodiff: cfg(feature = "autodiff")
+)]
 pub trait PadBackend: Backend {
     /// Pads a float tensor.
     fn padkit_pad_float(x: FloatTensor<Self>, checked: Checked) -> FloatTensor<Self>;
@@ -114,74 +117,4 @@ pub trait PadBackend: Backend {
 
     /// Pads a bool tensor.
     fn padkit_pad_bool(x: BoolTensor<Self>, checked: Checked) -> BoolTensor<Self>;
-}
-
-impl PadBackend for Flex {
-    fn padkit_pad_float(x: FlexTensor, checked: Checked) -> FlexTensor {
-        flex_pad(x, &checked.plan, checked.fill)
-    }
-
-    fn padkit_pad_int(x: FlexTensor, checked: Checked) -> FlexTensor {
-        flex_pad(x, &checked.plan, checked.fill)
-    }
-
-    fn padkit_pad_bool(x: FlexTensor, checked: Checked) -> FlexTensor {
-        flex_pad(x, &checked.plan, checked.fill)
-    }
-}
-
-/// Pads a Flex tensor of any kind, reading its buffer in place (strided views are made
-/// contiguous first).
-fn flex_pad(x: FlexTensor, plan: &Plan, fill: Fill) -> FlexTensor {
-    let x = if x.is_contiguous() {
-        x
-    } else {
-        x.to_contiguous()
-    };
-    let (start, end) = x
-        .layout()
-        .contiguous_offsets()
-        .expect("made contiguous above");
-    let w = width(x.dtype()).expect(CHECKED);
-    let input = &x.bytes()[start * w..end * w];
-    debug_assert_eq!(plan.input_shape(), &x.layout().shape()[..], "{CHECKED}");
-    let (shape, bytes) = pad_host(input, plan, x.dtype(), fill).expect(CHECKED);
-    FlexTensor::new(bytes, Layout::contiguous(Shape::from(shape)), x.dtype())
-}
-
-#[derive(Debug)]
-struct PadBackward;
-
-impl<B: PadBackend> Backward<B, 1> for PadBackward {
-    type State = (Vec<usize>, PadSpec);
-
-    fn backward(self, ops: Ops<Self::State, 1>, grads: &mut Gradients, _: &mut Checkpointer) {
-        let (in_shape, spec) = ops.state;
-        unary::<B, _>(ops.parents, ops.node, grads, |grad| {
-            B::padkit_pad_float_backward(grad, in_shape, spec)
-        });
-    }
-}
-
-impl<B: PadBackend, C: CheckpointStrategy> PadBackend for Autodiff<B, C> {
-    fn padkit_pad_float(x: FloatTensor<Self>, checked: Checked) -> FloatTensor<Self> {
-        let (primitive, guard) = x.into_parts();
-        let in_shape = primitive.shape().to_vec();
-        match PadBackward.prepare::<C>([guard]).compute_bound().stateful() {
-            OpsKind::Tracked(prep) => {
-                let spec = checked.spec.clone();
-                let out = B::padkit_pad_float(primitive, checked);
-                prep.finish((in_shape, spec), out)
-            }
-            OpsKind::UnTracked(prep) => prep.finish(B::padkit_pad_float(primitive, checked)),
-        }
-    }
-
-    fn padkit_pad_int(x: IntTensor<Self>, checked: Checked) -> IntTensor<Self> {
-        B::padkit_pad_int(x, checked)
-    }
-
-    fn padkit_pad_bool(x: BoolTensor<Self>, checked: Checked) -> BoolTensor<Self> {
-        B::padkit_pad_bool(x, checked)
-    }
 }
