@@ -1,11 +1,18 @@
-//! NNEF: models holding padkit's Pad written and read back by tract-nnef, as the
-//! `padkit_pad` fragment of the `padkit` extension (every mode, negative pads, symbolic
-//! pads, runtime pads, axes and fill values).
+//! NNEF: models holding padkit's Pad written and read back by tract-nnef.
+//!
+//! A Pad that NNEF's own `pad` expresses exactly (known, non-negative pads; constant,
+//! reflect or edge; a number type; a constant exact in `f32`; reflect narrower than the
+//! axis) is written as `pad`, which stock `tract_nnef::nnef()` reads (as tract-core's
+//! Pad). Every other Pad (wrap, symmetric, crops, symbolic or runtime pads and axes,
+//! other constants and types) is written as the `padkit_pad` fragment of padkit's
+//! extension; a reader without it fails with
+//! `Registry not found Identifier("padkit (read with padkit-tract: ...)")`, which says
+//! what to add.
 //!
 //! ```
 //! use padkit_tract::nnef::WithPadkit;
 //! let nnef = tract_nnef::nnef().with_padkit();
-//! # let _ = nnef;
+//! assert!(nnef.registries.iter().any(|r| r.id.0.starts_with("padkit")));
 //! ```
 
 use padkit::PadMode;
@@ -18,16 +25,22 @@ use crate::{Operand, PadkitPad};
 /// The NNEF fragment padkit's Pad is written as.
 const FRAGMENT: &str = "padkit_pad";
 
-/// The `padkit` NNEF extension: a dumper and a loader for [`PadkitPad`].
+/// The extension's name as `graph.nnef` writes it (`extension tract_registry ...;`): the
+/// name, and what a reader adds to read it, which stock tract-nnef's error repeats.
+pub const REGISTRY_ID: &str = "padkit (read with padkit-tract: tract_nnef::nnef().with_padkit(), padkit_tract::nnef::WithPadkit)";
+
+/// The `padkit` NNEF extension: a dumper and a loader for [`PadkitPad`]. It also reads
+/// files that name it `padkit` alone.
 ///
 /// ```
 /// let registry = padkit_tract::nnef::registry();
-/// assert_eq!(registry.id.0, "padkit");
+/// assert_eq!(registry.id.0, padkit_tract::nnef::REGISTRY_ID);
 /// ```
 pub fn registry() -> Registry {
-    let mut registry = Registry::new("padkit")
+    let mut registry = Registry::new(REGISTRY_ID)
         .with_doc("Extension `padkit`: the complete ONNX Pad (padkit's `padkit_pad`).")
-        .with_doc("Add `extension padkit` to `graph.nnef`.");
+        .with_doc("Read with padkit-tract: `tract_nnef::nnef().with_padkit()`.");
+    registry.aliases.push("padkit".into());
     registry.register_dumper(dump);
     registry.register_primitive(
         FRAGMENT,
@@ -40,13 +53,35 @@ pub fn registry() -> Registry {
 
 /// Adds the `padkit` extension to a tract-nnef framework.
 pub trait WithPadkit {
-    /// The framework, able to write and read models holding padkit's Pad.
+    /// The framework, able to write and read models holding padkit's Pad: Pads that
+    /// NNEF's `pad` expresses exactly are written as `pad` (through tract-nnef's own
+    /// registry, so the file needs no extension), the others as `padkit_pad`.
     fn with_padkit(self) -> Self;
 }
 
 impl WithPadkit for tract_nnef::framework::Nnef {
-    fn with_padkit(self) -> Self {
+    fn with_padkit(mut self) -> Self {
+        // tract-nnef tries its registries in order, its own first, and names in the file
+        // the registry whose dumper wrote the node: a `pad` written from tract-nnef's own
+        // registry needs no extension to be read.
+        if let Some(stock) = self.registries.iter_mut().find(|r| r.id.0 == "tract_nnef") {
+            stock.register_dumper(dump_stock);
+        }
         self.with_registry(registry())
+    }
+}
+
+/// NNEF's `pad`, for the Pads tract-core's Pad computes exactly; otherwise no answer, and
+/// padkit's registry writes `padkit_pad`.
+fn dump_stock(
+    ast: &mut IntoAst,
+    node: &TypedNode,
+    op: &PadkitPad,
+) -> TractResult<Option<Arc<RValue>>> {
+    let input = ast.model.outlet_fact(node.inputs[0])?.clone();
+    match op.stock_equivalent(node, &input)? {
+        Some(core) => tract_nnef::ops::nnef::ser::pad(ast, node, &core),
+        None => Ok(None),
     }
 }
 

@@ -46,6 +46,14 @@ impl PadkitPad {
     /// Builds the op for the data at `data` in `model`, checking the pads against its
     /// shape and computing the output shape.
     ///
+    /// # Errors
+    ///
+    /// - `data` is not an outlet of `model`;
+    /// - a known `value` does not hold exactly one element;
+    /// - with pads and axes both known, they break padkit's rules for the data's rank or
+    ///   (where the pads and dims are numbers) its shape: the errors of
+    ///   [`padkit::output_shape`], with the node's name.
+    ///
     /// ```
     /// use padkit::PadMode;
     /// use padkit_tract::{Operand, PadkitPad};
@@ -94,7 +102,7 @@ impl PadkitPad {
     }
 
     /// `(begin, end)` of every axis, when the pads are known for every axis.
-    fn known_pairs(&self) -> Option<Vec<(TDim, TDim)>> {
+    pub(crate) fn known_pairs(&self) -> Option<Vec<(TDim, TDim)>> {
         let (Operand::Known(p), Operand::Known(None)) = (&self.pads, &self.axes) else {
             return None;
         };
@@ -107,13 +115,36 @@ impl PadkitPad {
     }
 
     /// The op with these per-axis pairs and output shape.
-    fn with_pairs(&self, pairs: &[(TDim, TDim)], output_shape: TVec<TDim>) -> PadkitPad {
+    pub(crate) fn with_pairs(&self, pairs: &[(TDim, TDim)], output_shape: TVec<TDim>) -> PadkitPad {
         let (begins, ends): (Vec<TDim>, Vec<TDim>) = pairs.iter().cloned().unzip();
         PadkitPad {
             pads: Operand::Known([begins, ends].concat()),
             output_shape,
             ..self.clone()
         }
+    }
+
+    /// The pads as `(begin, end)` numbers of every axis, when they are known, concrete and
+    /// not negative: the pads tract-core's `Pad` holds.
+    fn usize_pairs(&self) -> Option<Vec<(usize, usize)>> {
+        self.known_pairs()?
+            .iter()
+            .map(|(b, e)| {
+                Some((
+                    usize::try_from(b.to_i64().ok()?).ok()?,
+                    usize::try_from(e.to_i64().ok()?).ok()?,
+                ))
+            })
+            .collect()
+    }
+
+    /// The constant fill known at load time (zero of `dt` when the node has none).
+    pub(crate) fn known_value(&self, dt: DatumType) -> TractResult<Option<Arc<Tensor>>> {
+        Ok(match &self.value {
+            Operand::Known(Some(v)) => Some(v.clone()),
+            Operand::Known(None) => Some(Tensor::zero_scalar_dt(dt)?.into_arc_tensor()),
+            Operand::Input(_) => None,
+        })
     }
 
     /// tract-core's own Pad for this node, when it is one a following Conv absorbs.
@@ -123,24 +154,11 @@ impl PadkitPad {
         node: &TypedNode,
     ) -> TractResult<Option<CorePad>> {
         rule_if!(node.inputs.len() == 1 && self.mode == PadMode::Constant);
-        let value = match &self.value {
-            Operand::Known(v) => v.clone(),
-            Operand::Input(_) => return Ok(None),
-        };
-        rule_if!(value.as_ref().is_none_or(|v| v.is_zero().unwrap_or(false)));
         let fact = model.outlet_fact(node.inputs[0])?;
         rule_if!(fact.datum_type.is_number());
-        rule_if_some!(pairs = self.known_pairs());
-        let pads: Option<Vec<(usize, usize)>> = pairs
-            .iter()
-            .map(|(b, e)| {
-                Some((
-                    usize::try_from(b.to_i64().ok()?).ok()?,
-                    usize::try_from(e.to_i64().ok()?).ok()?,
-                ))
-            })
-            .collect();
-        rule_if_some!(pads = pads);
+        rule_if_some!(value = self.known_value(fact.datum_type)?);
+        rule_if!(value.is_zero().unwrap_or(false));
+        rule_if_some!(pads = self.usize_pairs());
         let succs = &node.outputs[0].successors;
         rule_if!(succs.len() == 1);
         rule_if_some!(conv = model.node(succs[0].node).op_as::<Conv>());
@@ -151,12 +169,59 @@ impl PadkitPad {
         let shape = conv.pool_spec.data_format.shape(fact.shape.to_tvec())?;
         rule_if!(pads[shape.c_axis()] == (0, 0));
         rule_if!(!conv.pool_spec.data_format.has_n() || pads[0] == (0, 0));
-        let zero = Tensor::zero_scalar_dt(fact.datum_type)?.into_arc_tensor();
-        Ok(Some(CorePad::new(
-            pads,
-            CoreMode::Constant(value.unwrap_or(zero)),
-        )))
+        Ok(Some(CorePad::new(pads, CoreMode::Constant(value))))
     }
+
+    /// tract-core's own Pad computing exactly what this node computes on `input`, where
+    /// there is one: pads known, concrete and not negative; constant, reflect or edge mode;
+    /// a plain number type; a constant known at load time and exact in `f32` (NNEF's `pad`
+    /// carries it as one); reflect pads narrower than their axis and edge pads of non-empty
+    /// axes (where padkit follows numpy or refuses, tract-core's Pad panics).
+    pub(crate) fn stock_equivalent(
+        &self,
+        node: &TypedNode,
+        input: &TypedFact,
+    ) -> TractResult<Option<CorePad>> {
+        rule_if!(node.inputs.len() == 1);
+        let dt = input.datum_type;
+        rule_if!(dt.is_number() && !dt.is_quantized());
+        rule_if_some!(pads = self.usize_pairs());
+        let mode = match self.mode {
+            PadMode::Constant => {
+                rule_if_some!(value = self.known_value(dt)?);
+                rule_if!(exact_in_f32(&value)?);
+                CoreMode::Constant(value)
+            }
+            PadMode::Reflect | PadMode::Edge => {
+                for (&(b, e), d) in pads.iter().zip(input.shape.iter()) {
+                    if b + e > 0 {
+                        rule_if_some!(d = d.to_usize().ok());
+                        rule_if!(d > b.max(e) || (self.mode == PadMode::Edge && d > 0));
+                    }
+                }
+                if self.mode == PadMode::Reflect {
+                    CoreMode::Reflect
+                } else {
+                    CoreMode::Edge
+                }
+            }
+            PadMode::Wrap | PadMode::Symmetric => return Ok(None),
+        };
+        Ok(Some(CorePad::new(pads, mode)))
+    }
+}
+
+/// True when the one-element `value` is a finite number that `f32` holds exactly.
+fn exact_in_f32(value: &Tensor) -> TractResult<bool> {
+    let dt = value.datum_type();
+    Ok(if dt.is_float() {
+        let x = value.cast_to_scalar::<f64>()?;
+        x.is_finite() && f64::from(x as f32) == x
+    } else if dt.is_signed() {
+        value.cast_to_scalar::<i64>()?.unsigned_abs() <= 1 << f32::MANTISSA_DIGITS
+    } else {
+        value.cast_to_scalar::<u64>()? <= 1 << f32::MANTISSA_DIGITS
+    })
 }
 
 impl Op for PadkitPad {

@@ -1,6 +1,9 @@
 //! NNEF round trips: a model holding padkit's Pad is written with tract-nnef and read back
 //! with padkit's registry, then runs to the same output: every mode, negative pads,
-//! symbolic shapes, runtime pads and axes, fill values of several types.
+//! symbolic shapes, runtime pads and axes, fill values of several types. Pads that NNEF's
+//! own `pad` expresses exactly are written as `pad` and read by stock tract-nnef, without
+//! padkit; a file holding `padkit_pad` is refused by stock tract-nnef with a message that
+//! names padkit's extension, and hostile `padkit_pad` parameters are refused cleanly.
 
 use padkit::{PadMode, Tensor};
 use padkit_cli::model::{Feed, PadModel};
@@ -8,6 +11,7 @@ use padkit_cli::tract_engine::{from_tract, to_tract};
 use padkit_tract::nnef::WithPadkit;
 use padkit_tract::{Operand, PadkitPad};
 use tract_onnx::prelude::*;
+use tract_onnx::tract_core::ops::array::Pad as CorePad;
 
 /// Writes `model` to an NNEF archive and reads it back with padkit's extension.
 fn round_trip(model: &TypedModel) -> TypedModel {
@@ -25,21 +29,36 @@ fn run(model: TypedModel, inputs: &[padkit::Tensor]) -> Vec<padkit::Tensor> {
     out.iter().map(|t| from_tract(t).unwrap()).collect()
 }
 
-fn check(m: &PadModel) {
-    let model = padkit_tract::onnx()
+/// How a Pad is written to NNEF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// NNEF's `pad`, read back as tract-core's Pad, by stock tract-nnef too.
+    Stock,
+    /// padkit's `padkit_pad`, read back as padkit's Pad.
+    Padkit,
+}
+
+fn optimized(m: &PadModel) -> TypedModel {
+    padkit_tract::onnx()
         .model_for_proto_model(&m.proto())
         .unwrap()
         .into_optimized()
-        .unwrap();
+        .unwrap()
+}
+
+fn check(m: &PadModel, written: Written) {
+    let model = optimized(m);
     assert!(
         model.nodes().iter().any(|n| n.op_is::<PadkitPad>()),
         "{model}"
     );
     let back = round_trip(&model);
-    assert!(
-        back.nodes().iter().any(|n| n.op_is::<PadkitPad>()),
-        "{back}"
-    );
+    let read_as_core = back.nodes().iter().any(|n| n.op_is::<CorePad>());
+    let read_as_padkit = back.nodes().iter().any(|n| n.op_is::<PadkitPad>());
+    match written {
+        Written::Stock => assert!(read_as_core && !read_as_padkit, "{back}"),
+        Written::Padkit => assert!(read_as_padkit && !read_as_core, "{back}"),
+    }
     let (before, after) = (model.output_fact(0).unwrap(), back.output_fact(0).unwrap());
     if m.pads.1 == Feed::Input {
         // runtime pads: the output's dims are symbols minted anew when the model loads
@@ -63,7 +82,7 @@ fn x() -> Tensor {
 fn every_mode_with_negative_pads_round_trips() {
     for mode in ["constant", "reflect", "edge", "wrap"] {
         let m = PadModel::new(19, mode, x(), vec![1, -1, 2, 0, 3, -2], Feed::Initializer);
-        check(&m);
+        check(&m, Written::Padkit);
     }
     let m = PadModel::new(
         19,
@@ -73,28 +92,47 @@ fn every_mode_with_negative_pads_round_trips() {
         Feed::Initializer,
     )
     .with_value(Tensor::scalar(-7.25f32), Feed::Initializer);
-    check(&m);
+    check(&m, Written::Stock);
+    // 2^24 + 1: NNEF's `pad` carries its value as an f32, which would round it
     let ints = Tensor::from_slice(&[2, 3], &[1i64, 2, 3, 4, 5, 6]).unwrap();
+    let m = PadModel::new(
+        13,
+        "constant",
+        ints.clone(),
+        vec![0, 1, 0, 1],
+        Feed::Initializer,
+    )
+    .with_value(Tensor::scalar(16_777_217i64), Feed::Initializer);
+    check(&m, Written::Padkit);
     let m = PadModel::new(13, "constant", ints, vec![0, 1, 0, 1], Feed::Initializer)
-        .with_value(Tensor::scalar(16_777_217i64), Feed::Initializer);
-    check(&m);
+        .with_value(Tensor::scalar(16_777_216i64), Feed::Initializer);
+    check(&m, Written::Stock);
 }
 
 #[test]
 fn symbolic_shapes_round_trip() {
     let mut m = PadModel::new(19, "wrap", x(), vec![0, 1, 2, 0, 1, 2], Feed::Initializer);
     m.symbolic_dims = vec![Some("N".into()), None, Some("W".into())];
-    check(&m);
+    check(&m, Written::Padkit);
+    let mut m = PadModel::new(
+        19,
+        "constant",
+        x(),
+        vec![0, 1, 2, 0, 1, 2],
+        Feed::Initializer,
+    );
+    m.symbolic_dims = vec![Some("N".into()), None, Some("W".into())];
+    check(&m, Written::Stock);
 }
 
 #[test]
 fn runtime_pads_and_axes_round_trip() {
     let m =
         PadModel::new(19, "reflect", x(), vec![1, 2], Feed::Input).with_axes(vec![-1], Feed::Input);
-    check(&m);
+    check(&m, Written::Padkit);
     let m = PadModel::new(19, "edge", x(), vec![1, 2], Feed::Input)
         .with_axes(vec![0], Feed::Initializer);
-    check(&m);
+    check(&m, Written::Padkit);
 }
 
 /// Symmetric mode (nGraph's, not ONNX's): built directly as a typed op.
@@ -123,4 +161,203 @@ fn symmetric_round_trips() {
         .unwrap()
         .1;
     assert_eq!(got[0].to_vec::<f32>().unwrap(), want);
+}
+
+/// The graph.nnef of `model` as written with padkit's extension.
+fn graph_text(model: &TypedModel) -> String {
+    let tar = tract_nnef::nnef()
+        .with_padkit()
+        .write_to_tar(model, vec![])
+        .unwrap();
+    let text = String::from_utf8_lossy(&tar).to_string();
+    let start = text
+        .find("version 1.0")
+        .expect("a graph.nnef in the archive");
+    let graph = start + text[start..].find("\ngraph ").expect("the graph");
+    let end = graph + text[graph..].find("\n}").expect("the graph's end") + 2;
+    text[start..end].to_string()
+}
+
+/// Pads NNEF's `pad` expresses are written with no extension, read by stock tract-nnef
+/// (which knows nothing of padkit) and give padkit's output.
+#[test]
+fn stock_tract_nnef_reads_the_pads_nnef_expresses() {
+    let ints = Tensor::from_slice(&[2, 3], &[1i32, -2, 3, 4, 5, 6]).unwrap();
+    let cases = [
+        PadModel::new(
+            13,
+            "constant",
+            x(),
+            vec![0, 1, 2, 1, 0, 3],
+            Feed::Initializer,
+        ),
+        PadModel::new(
+            13,
+            "constant",
+            x(),
+            vec![1, 0, 0, 0, 0, 2],
+            Feed::Initializer,
+        )
+        .with_value(Tensor::scalar(1.5f32), Feed::Initializer),
+        PadModel::new(
+            13,
+            "reflect",
+            x(),
+            vec![0, 2, 3, 0, 2, 3],
+            Feed::Initializer,
+        ),
+        PadModel::new(13, "edge", x(), vec![1, 4, 0, 2, 0, 5], Feed::Initializer),
+        PadModel::new(
+            13,
+            "constant",
+            ints.clone(),
+            vec![1, 2, 0, 1],
+            Feed::Initializer,
+        )
+        .with_value(Tensor::scalar(-7i32), Feed::Initializer),
+        PadModel::new(13, "edge", ints, vec![0, 2, 1, 0], Feed::Initializer),
+        PadModel::new(2, "reflect", x(), vec![0, 0, 1, 0, 0, 1], Feed::Attribute),
+    ];
+    for m in cases {
+        let model = optimized(&m);
+        let text = graph_text(&model);
+        assert!(!text.contains("padkit"), "{text}");
+        assert!(text.contains(" pad("), "{text}");
+        let tar = tract_nnef::nnef()
+            .with_padkit()
+            .write_to_tar(&model, vec![])
+            .unwrap();
+        let stock = tract_nnef::nnef().model_for_read(&mut &tar[..]).unwrap();
+        let inputs = m.inputs();
+        assert_eq!(run(stock, &inputs), run(model, &inputs), "{text}");
+    }
+}
+
+/// What NNEF's `pad` cannot express stays `padkit_pad`, and stock tract-nnef refuses it
+/// with a message that names padkit's extension and how to read it.
+#[test]
+fn stock_tract_nnef_refuses_padkit_pad_saying_what_to_add() {
+    let cases = [
+        PadModel::new(19, "wrap", x(), vec![0, 1, 1, 0, 1, 1], Feed::Initializer),
+        PadModel::new(
+            13,
+            "constant",
+            x(),
+            vec![0, -1, 1, 0, 0, 1],
+            Feed::Initializer,
+        ),
+        // reflect wider than the axis (numpy's answer; tract-core's Pad would panic)
+        PadModel::new(
+            13,
+            "reflect",
+            x(),
+            vec![0, 0, 4, 0, 0, 1],
+            Feed::Initializer,
+        ),
+        PadModel::new(
+            13,
+            "constant",
+            x(),
+            vec![0, 0, 1, 0, 0, 1],
+            Feed::Initializer,
+        )
+        .with_value(Tensor::scalar(f32::NAN), Feed::Initializer),
+        // 0.1 in f64, which NNEF's `pad` would round to an f32
+        PadModel::new(
+            13,
+            "constant",
+            Tensor::from_slice(&[2], &[1.0f64, 2.0]).unwrap(),
+            vec![1, 1],
+            Feed::Initializer,
+        )
+        .with_value(Tensor::scalar(0.1f64), Feed::Initializer),
+    ];
+    for m in cases {
+        let model = optimized(&m);
+        let text = graph_text(&model);
+        assert!(text.contains("padkit_pad("), "{text}");
+        let tar = tract_nnef::nnef()
+            .with_padkit()
+            .write_to_tar(&model, vec![])
+            .unwrap();
+        let err = tract_nnef::nnef()
+            .model_for_read(&mut &tar[..])
+            .err()
+            .unwrap();
+        let msg = format!("{err:#}");
+        assert!(
+            msg.contains("Registry not found") && msg.contains("tract_nnef::nnef().with_padkit()"),
+            "{msg}"
+        );
+    }
+}
+
+/// Files written by earlier padkit versions name the extension `padkit` alone.
+#[test]
+fn the_short_extension_name_still_reads() {
+    let m = PadModel::new(19, "wrap", x(), vec![0, 1, 1, 0, 1, 1], Feed::Initializer);
+    let model = optimized(&m);
+    let text = graph_text(&model).replace(padkit_tract::nnef::REGISTRY_ID, "padkit");
+    assert!(text.contains("extension tract_registry padkit;"), "{text}");
+    let back = load_text(&text).unwrap();
+    let inputs = m.inputs();
+    assert_eq!(run(back, &inputs), run(model, &inputs));
+}
+
+fn load_text(text: &str) -> TractResult<TypedModel> {
+    let doc = tract_nnef::ast::parse::parse_document(text)?;
+    let proto = tract_nnef::ast::ProtoModel {
+        doc,
+        tensors: Default::default(),
+        quantization: None,
+        resources: Default::default(),
+    };
+    tract_nnef::nnef()
+        .with_padkit()
+        .model_for_proto_model(&proto)
+}
+
+/// Hostile `padkit_pad` parameters in a graph.nnef are refused with an error naming the
+/// problem when the file is read or run, never a panic.
+#[test]
+fn hostile_padkit_pad_parameters_are_refused() {
+    let m = PadModel::new(19, "wrap", x(), vec![0, 1, 1, 0, 1, 1], Feed::Initializer);
+    let text = graph_text(&optimized(&m));
+    let call = text
+        .lines()
+        .find(|l| l.contains("padkit_pad("))
+        .expect("a padkit_pad call")
+        .to_string();
+    let pads = "pads = [0, 1, 1, 0, 1, 1]";
+    assert!(call.contains(pads), "{call}");
+    for (hostile, why) in [
+        (call.replace(pads, "pads = [1, 1, 1]"), "pads has 3 values"),
+        (call.replace(pads, "pads = [1, 1]"), "pads has 2 values"),
+        (
+            call.replace(pads, "pads = [0, 0, 9223372036854775807, 0, 0, 0]"),
+            "axis 2: output extent overflows",
+        ),
+        (
+            call.replace(pads, "pads = [0, 0, -9223372036854775808, 0, 0, 0]"),
+            "",
+        ),
+        (call.replace("\"wrap\"", "\"mirror\""), "mirror"),
+        (call.replace("\"wrap\"", "\"wrapp\""), "wrapp"),
+        (call.replace("\"wrap\"", "\"\""), "mode"),
+        (
+            call.replace(pads, "pads = [0, 1, 99999999999999999999999, 0, 1, 1]"),
+            "",
+        ),
+    ] {
+        let doc = text.replace(&call, &hostile);
+        let outcome = std::panic::catch_unwind(|| {
+            let model = load_text(&doc)?;
+            let x = padkit_cli::tract_engine::to_tract(&x())?;
+            model.into_runnable()?.run(tvec![x.into_tvalue()])
+        });
+        let result = outcome.unwrap_or_else(|_| panic!("panicked on {hostile}"));
+        let err = result.err().unwrap_or_else(|| panic!("accepted {hostile}"));
+        let msg = format!("{err:#}");
+        assert!(msg.contains(why), "{hostile}: {msg}");
+    }
 }
