@@ -7,6 +7,9 @@
 //! string). A zero-constant Pad feeding a Conv is lowered to tract-core's `Pad` so that
 //! the Conv absorbs it; every other Pad runs padkit's kernel.
 //!
+//! It also replaces tract-onnx's `If` with [`If`], which analyses only the branch taken
+//! when the condition is known while the model is analysed (see [`register`]).
+//!
 //! ```no_run
 //! use tract_onnx::prelude::*;
 //! let model = padkit_tract::onnx() // the one line that changes
@@ -23,6 +26,8 @@ mod expansion;
 mod loader;
 pub mod nnef;
 mod op;
+#[cfg(feature = "pulse")]
+pub mod pulse;
 mod shape;
 
 pub use branch::{If, if_builder};
@@ -34,7 +39,8 @@ pub use op::{Operand, PadkitPad};
 
 use tract_onnx::model::OnnxOpRegister;
 
-/// tract-onnx's framework with padkit's Pad in its op register.
+/// tract-onnx's framework with padkit's Pad and [`If`] in its op register, in place of
+/// tract-onnx's own (see [`register`]).
 ///
 /// ```
 /// let onnx = padkit_tract::onnx();
@@ -49,12 +55,33 @@ pub fn onnx() -> tract_onnx::Onnx {
 /// Puts padkit's Pad into an op register (replacing tract's own), for users who assemble
 /// their own framework.
 ///
+/// It also replaces tract-onnx's `If` with [`If`] (built by [`if_builder`]). That `If`
+/// runs as tract-onnx's does, except that when its condition is known while the model is
+/// analysed (a shape test, a frozen setting), only the branch taken is analysed and typed
+/// (both arms of the typed `IfThenElse` are that branch, which tract's declutter then
+/// inlines). tract-onnx's `If` analyses both branches whatever the condition, and so
+/// fails on models whose other branch only makes sense for other input shapes. With the
+/// condition unknown until run time, both branches are analysed and typed, as tract-onnx
+/// does.
+///
+/// With the `pulse` feature it also registers padkit's pulsifier with tract-pulse
+/// (`padkit_tract::pulse::register`), so that `PulsedModel::new` streams the models it
+/// loads.
+///
 /// ```
 /// let mut onnx = tract_onnx::onnx();
 /// padkit_tract::register(&mut onnx.op_register);
 /// assert!(onnx.op_register.0.contains_key("Pad"));
+/// assert!(onnx.op_register.0.contains_key("If"));
 /// ```
 pub fn register(register: &mut OnnxOpRegister) {
     register.insert("Pad", pad_builder);
     register.insert("If", if_builder);
+    #[cfg(feature = "pulse")]
+    pulse::register().expect("tract-pulse's pulsifier table is not poisoned");
 }
+
+/// The crate's README, whose snippets run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
