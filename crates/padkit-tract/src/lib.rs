@@ -8,7 +8,10 @@
 //! the Conv absorbs it; every other Pad runs padkit's kernel.
 //!
 //! It also replaces tract-onnx's `If` with [`If`], which analyses only the branch taken
-//! when the condition is known while the model is analysed (see [`register`]).
+//! when the condition is known while the model is analysed (see [`register`]), and adds
+//! ONNX's `CenterCropPad` ([`CenterCropPad`]), which tract-onnx lacks. With the `pulse`
+//! feature, models holding padkit's Pad stream with tract-pulse (`padkit_tract::pulse`);
+//! [`nnef`] writes them as NNEF that stock tract reads wherever NNEF's `pad` can.
 //!
 //! ```no_run
 //! use tract_onnx::prelude::*;
@@ -20,6 +23,7 @@
 //! ```
 
 mod branch;
+mod center_crop_pad;
 mod dim;
 mod eval;
 mod expansion;
@@ -31,6 +35,7 @@ pub mod pulse;
 mod shape;
 
 pub use branch::{If, if_builder};
+pub use center_crop_pad::{CenterCropPad, center_crop_pad_builder};
 pub use dim::SymDim;
 pub use eval::limit_output_bytes;
 pub use expansion::OnnxPad;
@@ -64,6 +69,9 @@ pub fn onnx() -> tract_onnx::Onnx {
 /// condition unknown until run time, both branches are analysed and typed, as tract-onnx
 /// does.
 ///
+/// It adds ONNX's `CenterCropPad` (opset 18), which tract-onnx lacks, as a padkit Pad
+/// ([`CenterCropPad`]).
+///
 /// With the `pulse` feature it also registers padkit's pulsifier with tract-pulse
 /// (`padkit_tract::pulse::register`), so that `PulsedModel::new` streams the models it
 /// loads.
@@ -73,10 +81,12 @@ pub fn onnx() -> tract_onnx::Onnx {
 /// padkit_tract::register(&mut onnx.op_register);
 /// assert!(onnx.op_register.0.contains_key("Pad"));
 /// assert!(onnx.op_register.0.contains_key("If"));
+/// assert!(onnx.op_register.0.contains_key("CenterCropPad"));
 /// ```
 pub fn register(register: &mut OnnxOpRegister) {
     register.insert("Pad", pad_builder);
     register.insert("If", if_builder);
+    register.insert("CenterCropPad", center_crop_pad_builder);
     #[cfg(feature = "pulse")]
     pulse::register().expect("tract-pulse's pulsifier table is not poisoned");
 }
