@@ -58,6 +58,7 @@ fn padded_words<W: Copy>(plan: &Plan, input: &[u8], value: &[u8]) -> Result<Vec<
 
 /// The adjoint of the pad of an input of `in_shape`, applied to the gradient `grad`
 /// (whose buffer is reused as scratch).
+#[cfg_attr(not(feature = "autodiff"), allow(dead_code))]
 pub(crate) fn adjoint_data(
     mut grad: TensorData,
     in_shape: &[usize],

@@ -38,6 +38,7 @@ const CHECKED: &str = "a Checked pad was checked against this tensor when it was
 #[derive(Debug, Clone)]
 pub struct Checked {
     /// Kept for the backward pass, which plans the adjoint from it.
+    #[cfg_attr(not(feature = "autodiff"), allow(dead_code))]
     spec: PadSpec,
     plan: Plan,
     fill: Fill,
@@ -86,6 +87,7 @@ impl Native for Bool {
 
 /// A host buffer of a backend tensor (the gradient is usually unique, so Flex hands its
 /// own buffer over).
+#[cfg_attr(not(feature = "autodiff"), allow(dead_code))]
 fn host<E: std::fmt::Debug>(data: impl Future<Output = Result<TensorData, E>>) -> TensorData {
     read_sync(data).expect("CPU backends read their tensors synchronously")
 }
@@ -101,7 +103,9 @@ pub trait PadBackend: Backend {
     fn padkit_pad_float(x: FloatTensor<Self>, checked: Checked) -> FloatTensor<Self>;
 
     /// The adjoint of `padkit_pad_float` for an input of `in_shape`; both listed backends
-    /// run this body on the gradient's host buffer.
+    /// run this body on the gradient's host buffer. Only the `autodiff` feature's
+    /// backward calls it.
+    #[cfg_attr(not(feature = "autodiff"), allow(dead_code))]
     fn padkit_pad_float_backward(
         grad: FloatTensor<Self>,
         in_shape: Vec<usize>,

@@ -84,6 +84,19 @@ pub struct Settings {
 /// Runs every case below `dirs` on `engines`; prints one line per (case, data set,
 /// engine) and returns the tally.
 pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<Tally> {
+    run_with(dirs, engines, settings, |name, engine, verdict| {
+        report(&format!("{name} [{}]", engine.name()), verdict)
+    })
+}
+
+/// [`run`], handing each (case and data set, engine, verdict) to `on_result` instead of
+/// printing it.
+pub fn run_with(
+    dirs: &[PathBuf],
+    engines: &[Engine],
+    settings: Settings,
+    mut on_result: impl FnMut(&str, Engine, &Verdict),
+) -> Result<Tally> {
     let mut cases = vec![];
     for d in dirs {
         cases.extend(find_cases(d)?);
@@ -103,8 +116,10 @@ pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<T
             Ok(m) => m,
             Err(e) => {
                 let verdict = Verdict::Fail(format!("{e:#}"));
-                tally.record(&verdict);
-                report(&label, &verdict);
+                for &engine in engines {
+                    tally.record(&verdict);
+                    on_result(&label, engine, &verdict);
+                }
                 continue;
             }
         };
@@ -126,8 +141,8 @@ pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<T
                 .to_string_lossy()
                 .into_owned();
             let data = numbered(&set, "input").and_then(|i| Ok((i, numbered(&set, "output")?)));
+            let name = format!("{label}/{set_name}");
             for &engine in engines {
-                let name = format!("{label}/{set_name} [{}]", engine.name());
                 let verdict = match &data {
                     Ok((inputs, expected)) => {
                         let run = engine::run(engine, &model, inputs, settings.max_output_bytes);
@@ -136,7 +151,7 @@ pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<T
                     Err(e) => Verdict::Fail(format!("{e:#}")),
                 };
                 tally.record(&verdict);
-                report(&name, &verdict);
+                on_result(&name, engine, &verdict);
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The engines a model runs on: `core` (padkit directly, every ONNX type, Pad graphs),
 //! `tract` (the whole model through `padkit_tract::onnx()`) and `burn` (Pad graphs
-//! through padkit-burn).
+//! through padkit-burn); and stock tract-onnx (`stock-tract`), which padkit-tract is
+//! measured against.
 
 use anyhow::{Context, Result, ensure};
 use padkit::{DType, Tensor};
@@ -18,9 +19,12 @@ pub enum Engine {
     Tract,
     /// The Pad node through padkit-burn on Burn's Flex backend.
     Burn,
+    /// The whole model through stock tract-onnx (`tract_onnx::onnx()`), without padkit.
+    StockTract,
 }
 
 impl Engine {
+    /// padkit's engines (`--engine all`).
     pub const ALL: [Engine; 3] = [Engine::Core, Engine::Tract, Engine::Burn];
 
     pub fn name(self) -> &'static str {
@@ -28,6 +32,7 @@ impl Engine {
             Engine::Core => "core",
             Engine::Tract => "tract",
             Engine::Burn => "burn",
+            Engine::StockTract => "stock-tract",
         }
     }
 }
@@ -97,7 +102,12 @@ pub fn run(
         Engine::Burn => evaluate(model, inputs, name, &|call| {
             crate::burn_engine::pad(call, max_output_bytes)
         }),
-        Engine::Tract => crate::tract_engine::run(model, inputs, max_output_bytes),
+        Engine::Tract => {
+            crate::tract_engine::run(padkit_tract::onnx(), model, inputs, max_output_bytes)
+        }
+        Engine::StockTract => {
+            crate::tract_engine::run(tract_onnx::onnx(), model, inputs, max_output_bytes)
+        }
     })
 }
 

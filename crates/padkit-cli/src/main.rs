@@ -89,11 +89,17 @@ fn engines(choice: &str) -> anyhow::Result<Vec<Engine>> {
     if choice == "all" {
         return Ok(Engine::ALL.to_vec());
     }
-    <Engine as clap::ValueEnum>::from_str(choice, true)
-        .map(|e| vec![e])
-        .map_err(|_| {
-            anyhow::anyhow!("unknown engine {choice:?} (expected core, tract, burn or all)")
+    choice
+        .split(',')
+        .map(|name| {
+            <Engine as clap::ValueEnum>::from_str(name.trim(), true).map_err(|_| {
+                anyhow::anyhow!(
+                    "unknown engine {name:?} (expected core, tract, burn, stock-tract, a \
+                     comma-separated list of them, or all)"
+                )
+            })
         })
+        .collect()
 }
 
 fn main() -> ExitCode {

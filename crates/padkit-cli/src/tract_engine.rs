@@ -9,10 +9,12 @@ use tract_onnx::prelude::*;
 use crate::graph::Outcome;
 use crate::isolate::isolated;
 
-/// Runs `model` on `inputs` through `padkit_tract::onnx()` (see [`optimize`]), after
-/// checking every output that now has a known shape against `max_output_bytes`. Padkit's
-/// Pads with runtime pads check their own outputs against the limit.
+/// Runs `model` on `inputs` through `framework` (`padkit_tract::onnx()`, or stock
+/// tract-onnx to compare with; see [`optimize`]), after checking every output that now
+/// has a known shape against `max_output_bytes`. Padkit's Pads with runtime pads check
+/// their own outputs against the limit.
 pub fn run(
+    framework: tract_onnx::Onnx,
     model: &ModelProto,
     inputs: &[padkit::Tensor],
     max_output_bytes: u64,
@@ -27,7 +29,7 @@ pub fn run(
     let outputs = isolated("tract", || {
         // Sizes are checked before tract's optimiser too: its passes allocate from the
         // shapes (a convolution's patch offsets, say) without a fallible path.
-        let typed = analyse(padkit_tract::onnx(), model, &feeds)?;
+        let typed = analyse(framework, model, &feeds)?;
         check_sizes(&typed, max_output_bytes)?;
         let optimized = typed.into_optimized().map_err(stage("optimise"))?;
         check_sizes(&optimized, max_output_bytes)?;

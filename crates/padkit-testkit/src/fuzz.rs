@@ -1,6 +1,6 @@
 //! The core fuzz target's body: arbitrary bytes as a [`Case`], checked on every run path.
 //!
-//! `fuzz/fuzz_targets/core.rs` calls [`core`] under `cargo fuzz`; padkit's corpus test
+//! `fuzz/fuzz_targets/core.rs` calls [`core()`] under `cargo fuzz`; padkit's corpus test
 //! replays the committed corpus through it on the stable toolchain.
 
 use arbitrary::{Arbitrary, Unstructured};

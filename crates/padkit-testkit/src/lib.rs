@@ -1,6 +1,6 @@
 //! # padkit-testkit: what padkit's tests check against
 //!
-//! - [`reference`]: a naive Pad written from the rules alone (one source index per output
+//! - [`reference`](mod@reference): a naive Pad written from the rules alone (one source index per output
 //!   element, straight from each mode's formula, in `i128`), independent of the kernels;
 //! - [`check`]: every public run path of the core against that reference, on outputs that
 //!   start as a sentinel pattern, so an element the kernel forgets to write shows;
