@@ -57,10 +57,9 @@ fn bytes(t: &Tensor) -> &[u8] {
 }
 
 /// Bytes that start at a cache-line (64-byte) boundary, as framework tensors usually do.
-/// A plain `Vec<u8>` is only 16-byte aligned, and row copies whose source straddles lines
-/// run measurably slower: in a scratch test, padkit's W6 f16 took ×1.3–1.4 the floor
-/// from a 16-byte-aligned input and ×1.0–1.1 from a 64-byte-aligned one. The floor gets
-/// the same alignment.
+/// A plain `Vec<u8>` is only 16-byte aligned, and row copies whose source straddles cache
+/// lines run slower, which would time the allocator's alignment rather than the kernel.
+/// The floor gets the same alignment.
 struct LineAligned {
     buf: Vec<u8>,
     start: usize,
@@ -111,8 +110,7 @@ fn floor(x: &Tensor, out_bytes: usize) -> Job {
 }
 
 /// The input and output buffers that `padkit-core` and `padkit-typed` share, so that
-/// the two differ only by the API they call (on this VM, two jobs with buffer pairs of
-/// their own differed by up to 30% running the same kernel).
+/// the two differ only by the API they call, not by where their buffers happen to lie.
 type Shared = Rc<RefCell<(LineAligned, LineAligned)>>;
 
 /// A copy of `x`'s bytes and an output buffer of `out_bytes` zeros.

@@ -3,9 +3,11 @@
 //! panic that [`isolated`](crate::isolate::isolated) had to catch is a finding.
 
 use prost::Message;
+use tract_core::internal::DimLike;
 use tract_onnx::pb::ModelProto;
 use tract_onnx::pb::tensor_shape_proto::dimension::Value;
 use tract_onnx::pb::type_proto;
+use tract_onnx::prelude::*;
 
 use crate::engine::{self, Engine};
 use crate::isolate::Panicked;
@@ -32,6 +34,54 @@ pub fn readers(data: &[u8]) {
 /// ```
 pub fn tract_model(data: &[u8]) {
     run(data, Engine::Tract);
+}
+
+/// `data` as an NNEF `graph.nnef` through tract-nnef with padkit's extension (hostile
+/// `padkit_pad` parameters), then run on small zero inputs.
+///
+/// ```
+/// padkit_cli::fuzzing::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
+/// ```
+pub fn nnef(data: &[u8]) {
+    use padkit_tract::nnef::WithPadkit;
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let outcome = crate::isolate::isolated("nnef", || {
+        let doc = tract_nnef::ast::parse::parse_document(text)?;
+        let proto = tract_nnef::ast::ProtoModel {
+            doc,
+            tensors: Default::default(),
+            quantization: None,
+            resources: Default::default(),
+        };
+        padkit_tract::limit_output_bytes(MAX_OUTPUT_BYTES);
+        let model = tract_nnef::nnef()
+            .with_padkit()
+            .model_for_proto_model(&proto)?;
+        crate::tract_engine::check_sizes(&model, MAX_OUTPUT_BYTES)?;
+        let inputs = model
+            .input_outlets()?
+            .iter()
+            .map(|&o| {
+                let fact = model.outlet_fact(o)?;
+                let shape: Vec<usize> = fact
+                    .shape
+                    .iter()
+                    .map(|d| d.to_usize().unwrap_or(2).min(64))
+                    .collect();
+                anyhow::ensure!(shape.iter().product::<usize>() <= 4096, "input too large");
+                Ok(Tensor::zero_dt(fact.datum_type, &shape)?.into_tvalue())
+            })
+            .collect::<anyhow::Result<TVec<_>>>()?;
+        model.into_runnable()?.run(inputs)?;
+        Ok(())
+    });
+    if let Err(e) = outcome
+        && let Some(p) = e.downcast_ref::<Panicked>()
+    {
+        panic!("{p}");
+    }
 }
 
 fn run(data: &[u8], engine: Engine) {

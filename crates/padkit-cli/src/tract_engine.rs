@@ -116,7 +116,7 @@ fn with_unique_node_names(model: &ModelProto) -> std::borrow::Cow<'_, ModelProto
 
 /// Refuses a model any of whose node outputs, once its shape is known, would take more
 /// than `limit` bytes: tract allocates outputs without a fallible path.
-fn check_sizes(model: &TypedModel, limit: u64) -> Result<()> {
+pub fn check_sizes(model: &TypedModel, limit: u64) -> Result<()> {
     for node in model.nodes() {
         for (ix, out) in node.outputs.iter().enumerate() {
             let fact = &out.fact;

@@ -1,7 +1,7 @@
 //! Replays the committed inputs of the CLI's fuzz targets on the stable toolchain: the
 //! corpora cargo-fuzz kept for their coverage (`fuzz/corpus/readers`,
-//! `fuzz/corpus/tract_model`) and every crash found, kept as a regression case under
-//! `fuzz/regressions/<target>` (none so far for these two).
+//! `fuzz/corpus/tract_model`, `fuzz/corpus/nnef`) and every crash found, kept as a
+//! regression case under `fuzz/regressions/<target>`.
 
 use std::path::{Path, PathBuf};
 
@@ -37,4 +37,9 @@ fn readers_corpus_replays_cleanly() {
 #[test]
 fn tract_model_corpus_replays_cleanly() {
     replay("tract_model", padkit_cli::fuzzing::tract_model);
+}
+
+#[test]
+fn nnef_corpus_replays_cleanly() {
+    replay("nnef", padkit_cli::fuzzing::nnef);
 }

@@ -102,3 +102,92 @@ fn reflect_pad_before_conv_runs_padkit() {
     a[0].close_enough(&b[0], Approximation::Approximate)
         .unwrap();
 }
+
+/// `m`'s Pad, then a node `op_type` reading its output `y` (and writing `z`).
+fn then(mut proto: tract_onnx::pb::ModelProto, op_type: &str) -> tract_onnx::pb::ModelProto {
+    let g = proto.graph.as_mut().unwrap();
+    let input = g.output[0].name.clone();
+    let output = format!("{input}_{}", op_type.to_lowercase());
+    g.node.push(NodeProto {
+        name: output.clone(),
+        op_type: op_type.into(),
+        input: vec![input],
+        output: vec![output.clone()],
+        ..Default::default()
+    });
+    g.output[0].name = output;
+    proto
+}
+
+/// A second Pad after `proto`'s last node.
+fn then_pad(mut proto: tract_onnx::pb::ModelProto, pads: &[i64]) -> tract_onnx::pb::ModelProto {
+    let g = proto.graph.as_mut().unwrap();
+    let input = g.output[0].name.clone();
+    let p = Tensor::from_slice(&[pads.len()], pads).unwrap();
+    g.initializer
+        .push(padkit_cli::proto::tensor_to_proto(&p, "pads2"));
+    g.node.push(NodeProto {
+        name: "pad2".into(),
+        op_type: "Pad".into(),
+        input: vec![input, "pads2".into()],
+        output: vec!["y2".into()],
+        ..Default::default()
+    });
+    g.output[0].name = "y2".into();
+    proto
+}
+
+/// The rewrites tract applies around its own Pad apply around padkit's: on every model of
+/// a corpus that exercises them (folding into a Conv, constant folding of a Pad of a
+/// constant, consecutive Pads, Pads before element-wise ops and pools, layout changes),
+/// the optimised graph has as many nodes as stock tract's.
+#[test]
+fn optimised_graphs_are_as_small_as_stock() {
+    let x = Tensor::from_slice(&[1, 2, 6, 6], &[0.5f32; 72]).unwrap();
+    let pads = vec![0, 0, 1, 2, 0, 0, 2, 1];
+    let pad = |mode: &str| PadModel::new(13, mode, x.clone(), pads.clone(), Feed::Initializer);
+    // the data an initializer instead of a graph input
+    let mut of_constant = pad("constant").proto();
+    let g = of_constant.graph.as_mut().unwrap();
+    g.input.retain(|i| i.name != "x");
+    g.initializer
+        .push(padkit_cli::proto::tensor_to_proto(&x, "x"));
+    let corpus = [
+        ("zero pad, conv", pad_conv("constant")),
+        ("edge pad, conv", pad_conv("edge")),
+        ("constant pad of a constant", of_constant),
+        (
+            "two pads",
+            then_pad(pad("constant").proto(), &[0, 0, 1, 0, 0, 0, 0, 1]),
+        ),
+        ("reflect pad, relu", then(pad("reflect").proto(), "Relu")),
+        (
+            "edge pad, global max pool",
+            then(pad("edge").proto(), "GlobalMaxPool"),
+        ),
+        (
+            "zero pad, transpose",
+            then(pad("constant").proto(), "Transpose"),
+        ),
+    ];
+    for (what, proto) in corpus {
+        let count = |onnx: tract_onnx::Onnx| {
+            let m = onnx
+                .model_for_proto_model(&proto)
+                .unwrap()
+                .into_optimized()
+                .unwrap();
+            (m.nodes().len(), names(&m))
+        };
+        let (ours, our_ops) = count(padkit_tract::onnx());
+        let (stock, stock_ops) = count(tract_onnx::onnx());
+        assert!(
+            ours <= stock,
+            "{what}: padkit {our_ops:?}, stock {stock_ops:?}"
+        );
+        assert_eq!(
+            ours, stock,
+            "{what}: padkit {our_ops:?}, stock {stock_ops:?}"
+        );
+    }
+}
