@@ -84,18 +84,24 @@ pub struct Settings {
 /// Runs every case below `dirs` on `engines`; prints one line per (case, data set,
 /// engine) and returns the tally.
 pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<Tally> {
-    run_with(dirs, engines, settings, |name, engine, verdict| {
-        report(&format!("{name} [{}]", engine.name()), verdict)
-    })
+    run_with(
+        dirs,
+        engines,
+        settings,
+        |name, engine, verdict| match engine {
+            Some(engine) => report(&format!("{name} [{}]", engine.name()), verdict),
+            None => report(name, verdict),
+        },
+    )
 }
 
 /// [`run`], handing each (case and data set, engine, verdict) to `on_result` instead of
-/// printing it.
+/// printing it; a model that cannot be read fails once, for no engine (`None`).
 pub fn run_with(
     dirs: &[PathBuf],
     engines: &[Engine],
     settings: Settings,
-    mut on_result: impl FnMut(&str, Engine, &Verdict),
+    mut on_result: impl FnMut(&str, Option<Engine>, &Verdict),
 ) -> Result<Tally> {
     let mut cases = vec![];
     for d in dirs {
@@ -116,10 +122,8 @@ pub fn run_with(
             Ok(m) => m,
             Err(e) => {
                 let verdict = Verdict::Fail(format!("{e:#}"));
-                for &engine in engines {
-                    tally.record(&verdict);
-                    on_result(&label, engine, &verdict);
-                }
+                tally.record(&verdict);
+                on_result(&label, None, &verdict);
                 continue;
             }
         };
@@ -151,7 +155,7 @@ pub fn run_with(
                     Err(e) => Verdict::Fail(format!("{e:#}")),
                 };
                 tally.record(&verdict);
-                on_result(&name, engine, &verdict);
+                on_result(&name, Some(engine), &verdict);
             }
         }
     }

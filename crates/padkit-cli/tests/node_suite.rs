@@ -34,8 +34,9 @@ fn padkit_tract_passes_every_node_test_stock_tract_passes() {
             let pass = matches!(verdict, Verdict::Pass);
             let entry = cases.entry(name.to_string()).or_default();
             match engine {
-                Engine::StockTract => entry.0 = pass,
-                _ => entry.1 = pass,
+                Some(Engine::StockTract) => entry.0 = pass,
+                Some(_) => entry.1 = pass,
+                None => {} // an unreadable model fails on both
             }
         },
     )
