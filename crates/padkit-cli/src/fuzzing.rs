@@ -43,22 +43,12 @@ pub fn tract_model(data: &[u8]) {
 /// padkit_cli::fuzzing::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
 /// ```
 pub fn nnef(data: &[u8]) {
-    use padkit_tract::nnef::WithPadkit;
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let outcome = crate::isolate::isolated("nnef", || {
-        let doc = tract_nnef::ast::parse::parse_document(text)?;
-        let proto = tract_nnef::ast::ProtoModel {
-            doc,
-            tensors: Default::default(),
-            quantization: None,
-            resources: Default::default(),
-        };
         padkit_tract::limit_output_bytes(MAX_OUTPUT_BYTES);
-        let model = tract_nnef::nnef()
-            .with_padkit()
-            .model_for_proto_model(&proto)?;
+        let model = nnef_text(text)?;
         crate::tract_engine::check_sizes(&model, MAX_OUTPUT_BYTES)?;
         let inputs = model
             .input_outlets()?
@@ -82,6 +72,29 @@ pub fn nnef(data: &[u8]) {
     {
         panic!("{p}");
     }
+}
+
+/// A `graph.nnef` (with no tensor files) read by tract-nnef with padkit's extension.
+///
+/// # Errors
+///
+/// tract-nnef's, when the text does not parse or its graph does not load.
+///
+/// ```
+/// let m = padkit_cli::fuzzing::nnef_text("version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
+/// assert!(m.is_ok());
+/// ```
+pub fn nnef_text(text: &str) -> TractResult<TypedModel> {
+    use padkit_tract::nnef::WithPadkit;
+    let proto = tract_nnef::ast::ProtoModel {
+        doc: tract_nnef::ast::parse::parse_document(text)?,
+        tensors: Default::default(),
+        quantization: None,
+        resources: Default::default(),
+    };
+    tract_nnef::nnef()
+        .with_padkit()
+        .model_for_proto_model(&proto)
 }
 
 fn run(data: &[u8], engine: Engine) {

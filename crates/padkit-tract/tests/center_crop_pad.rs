@@ -48,6 +48,16 @@ fn centred(data: &[f32], shape: &[usize], out_shape: &[usize]) -> Vec<f32> {
         .collect()
 }
 
+fn runnable(proto: &ModelProto) -> std::sync::Arc<TypedSimplePlan> {
+    padkit_tract::onnx()
+        .model_for_proto_model(proto)
+        .unwrap()
+        .into_optimized()
+        .unwrap()
+        .into_runnable()
+        .unwrap()
+}
+
 fn check(shape: &[usize], targets: &[i64], axes: Option<&[i64]>, feed: Feed) {
     let n: usize = shape.iter().product();
     let values: Vec<f32> = (0..n).map(|i| i as f32 + 1.0).collect();
@@ -66,13 +76,7 @@ fn check(shape: &[usize], targets: &[i64], axes: Option<&[i64]>, feed: Feed) {
     if feed == Feed::Input {
         feeds.push(tensor1(targets).into_tvalue());
     }
-    let plan = padkit_tract::onnx()
-        .model_for_proto_model(&proto)
-        .unwrap()
-        .into_optimized()
-        .unwrap()
-        .into_runnable()
-        .unwrap();
+    let plan = runnable(&proto);
     let got = from_tract(&plan.run(feeds).unwrap()[0]).unwrap();
     assert_eq!(
         got.shape(),
@@ -136,13 +140,7 @@ fn bad_targets_are_refused_naming_the_node() {
         "{msg}"
     );
     let proto = model(&data, &[1, -2], None, Feed::Input);
-    let plan = padkit_tract::onnx()
-        .model_for_proto_model(&proto)
-        .unwrap()
-        .into_optimized()
-        .unwrap()
-        .into_runnable()
-        .unwrap();
+    let plan = runnable(&proto);
     let x = to_tract(&data).unwrap().into_tvalue();
     let err = plan
         .run(tvec![x, tensor1(&[1i64, -2]).into_tvalue()])

@@ -299,22 +299,9 @@ fn the_short_extension_name_still_reads() {
     let model = optimized(&m);
     let text = graph_text(&model).replace(padkit_tract::nnef::REGISTRY_ID, "padkit");
     assert!(text.contains("extension tract_registry padkit;"), "{text}");
-    let back = load_text(&text).unwrap();
+    let back = padkit_cli::fuzzing::nnef_text(&text).unwrap();
     let inputs = m.inputs();
     assert_eq!(run(back, &inputs), run(model, &inputs));
-}
-
-fn load_text(text: &str) -> TractResult<TypedModel> {
-    let doc = tract_nnef::ast::parse::parse_document(text)?;
-    let proto = tract_nnef::ast::ProtoModel {
-        doc,
-        tensors: Default::default(),
-        quantization: None,
-        resources: Default::default(),
-    };
-    tract_nnef::nnef()
-        .with_padkit()
-        .model_for_proto_model(&proto)
 }
 
 /// Hostile `padkit_pad` parameters in a graph.nnef are refused with an error naming the
@@ -351,7 +338,7 @@ fn hostile_padkit_pad_parameters_are_refused() {
     ] {
         let doc = text.replace(&call, &hostile);
         let outcome = std::panic::catch_unwind(|| {
-            let model = load_text(&doc)?;
+            let model = padkit_cli::fuzzing::nnef_text(&doc)?;
             let x = padkit_cli::tract_engine::to_tract(&x())?;
             model.into_runnable()?.run(tvec![x.into_tvalue()])
         });
