@@ -273,7 +273,7 @@ impl PulseMirrorPad {
     }
 
     /// The input frame that output frame `j` (of `before + len + after`) reads, numpy's
-    /// way: borders wider than the stream mirror it again.
+    /// way: borders wider than the stream mirror it again. `len` is not 0.
     fn source(&self, j: usize, len: Option<usize>) -> usize {
         let i = j as i128 - self.before as i128;
         let reflect = self.mode == PadMode::Reflect;
@@ -386,6 +386,11 @@ impl OpState for MirrorState {
             shape[op.axis] = pulse;
             shape
         })?;
+        ensure!(
+            len != Some(0) || op.before + op.after == 0,
+            "PulseMirrorPad: a {} pad of an empty stream has nothing to mirror",
+            op.mode
+        );
         let padded_len = len.map(|len| op.before + len + op.after);
         for t in 0..pulse {
             let position = self.position + t;
