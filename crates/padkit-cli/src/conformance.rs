@@ -11,8 +11,8 @@ use crate::engine::{self, Engine};
 use crate::graph::is_pad_graph;
 use crate::names::printable;
 use crate::proto::decode_tensor;
-use crate::report::Tolerance;
 use crate::verdict::{Tally, Verdict, judge};
+use padkit_conformance::compare::Tolerance;
 
 /// Every folder below `dir` holding `model.onnx`, sorted. Symbolic links to directories
 /// are not followed, so a link back up the tree cannot make the walk endless.

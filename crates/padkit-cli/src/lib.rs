@@ -26,7 +26,6 @@ pub mod model;
 pub mod names;
 pub mod npy;
 pub mod proto;
-pub mod report;
 pub mod run;
 pub mod selfcheck;
 pub mod tract_engine;

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use padkit_cli::engine::Engine;
-use padkit_cli::report::Tolerance;
 use padkit_cli::{bench, conformance, isolate, limits, run, selfcheck, verdict};
+use padkit_conformance::compare::Tolerance;
 
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
 #[derive(Parser)]

@@ -16,7 +16,7 @@ use crate::graph::{Outcome, graph_inputs};
 use crate::names::{file_name, printable};
 use crate::npy::read_npy;
 use crate::proto::{decode_tensor, tensor_to_proto};
-use crate::report::head;
+use padkit_conformance::compare::head;
 
 /// What `padkit run` was asked to do.
 pub struct Request<'a> {

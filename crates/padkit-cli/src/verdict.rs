@@ -5,7 +5,7 @@ use padkit::Tensor;
 
 use crate::graph::Outcome;
 use crate::names::printable;
-use crate::report::{Tolerance, first_difference};
+use padkit_conformance::compare::{Tolerance, first_difference};
 
 /// What became of one case on one engine.
 pub enum Verdict {

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use padkit_cli::conformance::{Settings, run_with};
 use padkit_cli::engine::Engine;
-use padkit_cli::report::Tolerance;
 use padkit_cli::verdict::Verdict;
+use padkit_conformance::compare::Tolerance;
 
 #[test]
 fn padkit_tract_passes_every_node_test_stock_tract_passes() {

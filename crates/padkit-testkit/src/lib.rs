@@ -1,7 +1,8 @@
 //! # padkit-testkit: what padkit's tests check against
 //!
-//! - [`reference`](mod@reference): a naive Pad written from the rules alone (one source index per output
-//!   element, straight from each mode's formula, in `i128`), independent of the kernels;
+//! - [`reference`](mod@reference): the naive Pad of [`padkit_conformance`], written from the
+//!   rules alone (one source index per output element, straight from each mode's
+//!   formula, in `i128`), independent of the kernels;
 //! - [`check`]: every public run path of the core against that reference, on outputs that
 //!   start as a sentinel pattern, so an element the kernel forgets to write shows;
 //! - [`fuzz`]: the core fuzz target's body, which `cargo fuzz` and the corpus replay test
@@ -17,7 +18,6 @@
 
 pub mod check;
 pub mod fuzz;
-pub mod reference;
 
 pub use check::check_core;
-pub use reference::{Case, ErrClass, class_of};
+pub use padkit_conformance::reference::{self, Case, ErrClass, class_of};

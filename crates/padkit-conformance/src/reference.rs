@@ -36,7 +36,7 @@ pub enum ErrClass {
 /// The class of a padkit error.
 ///
 /// ```
-/// use padkit_testkit::{ErrClass, class_of};
+/// use padkit_conformance::{ErrClass, class_of};
 /// let e = padkit::PadSpec::new(vec![1]).resolve(1).unwrap_err();
 /// assert_eq!(class_of(&e), Some(ErrClass::PadsLength));
 /// ```
@@ -78,7 +78,7 @@ impl Case {
     /// A case over all axes, without interior padding.
     ///
     /// ```
-    /// let case = padkit_testkit::Case::new(vec![2], vec![1, 0], padkit::PadMode::Edge);
+    /// let case = padkit_conformance::reference::Case::new(vec![2], vec![1, 0], padkit::PadMode::Edge);
     /// assert_eq!(case.spec().mode, padkit::PadMode::Edge);
     /// ```
     pub fn new(shape: Vec<usize>, pads: Vec<i64>, mode: PadMode) -> Case {
@@ -121,8 +121,8 @@ impl Case {
     ///
     /// ```
     /// use padkit::PadMode;
-    /// let case = padkit_testkit::Case::new(vec![3], vec![i64::MIN, i64::MAX], PadMode::Edge);
-    /// assert_eq!(case.reference(&[1, 2, 3], 0, 100).unwrap_err(), padkit_testkit::ErrClass::Crop);
+    /// let case = padkit_conformance::reference::Case::new(vec![3], vec![i64::MIN, i64::MAX], PadMode::Edge);
+    /// assert_eq!(case.reference(&[1, 2, 3], 0, 100).unwrap_err(), padkit_conformance::ErrClass::Crop);
     /// ```
     pub fn reference<T: Clone>(
         &self,
@@ -148,7 +148,7 @@ impl Case {
     ///
     /// ```
     /// use padkit::PadMode;
-    /// let case = padkit_testkit::Case::new(vec![2], vec![1, 1], PadMode::Edge);
+    /// let case = padkit_conformance::reference::Case::new(vec![2], vec![1, 1], PadMode::Edge);
     /// assert_eq!(case.reference_adjoint(&[1, 2, 3, 4]).unwrap(), vec![3, 7]);
     /// ```
     pub fn reference_adjoint(&self, grad: &[i64]) -> Result<Vec<i64>, ErrClass> {

@@ -21,12 +21,13 @@ impl Tolerance {
     };
 }
 
-/// `None` when `got` matches `want` (bit-exact, NaN-aware, or within `tolerance` for
-/// float types when one is given); otherwise where and how they first differ.
+/// `None` when `got` matches `want` (bit-exact, except that any NaN of `float`,
+/// `double`, `float16` or `bfloat16` matches any NaN; or within `tolerance` for those
+/// types when one is given); otherwise where and how they first differ.
 ///
 /// ```
 /// use padkit::Tensor;
-/// use padkit_cli::report::{first_difference, Tolerance};
+/// use padkit_conformance::compare::{first_difference, Tolerance};
 /// let a = Tensor::from_slice(&[2], &[1.0f32, 2.0]).unwrap();
 /// let b = Tensor::from_slice(&[2], &[1.0f32, 2.0001]).unwrap();
 /// assert!(first_difference(&a, &b, None).unwrap().contains("index 1"));
@@ -69,7 +70,11 @@ pub fn first_difference(
                 .unpacked_codes()
                 .zip(want.unpacked_codes())
                 .and_then(|(a, b)| a.iter().zip(&b).position(|(x, y)| x != y)),
-            _ => g
+            (None, read) => g
+                .chunks_exact(width)
+                .zip(w.chunks_exact(width))
+                .position(|(a, b)| a != b && !read.is_some_and(|r| r(a).is_nan() && r(b).is_nan())),
+            (Some(_), None) => g
                 .chunks_exact(width)
                 .zip(w.chunks_exact(width))
                 .position(|(a, b)| a != b),
@@ -87,7 +92,7 @@ pub fn first_difference(
 ///
 /// ```
 /// let t = padkit::Tensor::from_slice(&[3], &[1i32, 2, 3]).unwrap();
-/// assert_eq!(padkit_cli::report::head(&t, 2), "1, 2, …");
+/// assert_eq!(padkit_conformance::compare::head(&t, 2), "1, 2, …");
 /// ```
 pub fn head(t: &Tensor, n: usize) -> String {
     let shown: Vec<String> = (0..t.len().min(n)).map(|i| element(t, i)).collect();

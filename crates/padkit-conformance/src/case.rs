@@ -1,0 +1,131 @@
+//! One conformance case: a Pad call as an ONNX model states it, with its tags and what a
+//! conforming engine gives.
+
+use padkit::{PadMode, PadSpec, Tensor};
+use serde::{Deserialize, Serialize};
+
+use crate::reference::ErrClass;
+
+/// How an operand (pads, value, axes) reaches the Pad node in the case's ONNX model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Feed {
+    /// A node attribute (opsets 1–10: `paddings`/`pads`, `value`).
+    Attribute,
+    /// A graph initializer.
+    Initializer,
+    /// A `Constant` node's output.
+    ConstantNode,
+    /// A graph input, fed at run time.
+    Input,
+}
+
+/// Why a conforming engine refuses a case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The pad breaks a rule of Pad, whatever the model (the reference's class).
+    Pad(ErrClass),
+    /// The model breaks the signature of its Pad version (a mode, an element type or an
+    /// input that version does not have, a value of another type than the data).
+    Signature(&'static str),
+}
+
+impl Refusal {
+    /// The class's name, as the manifest writes it: the [`ErrClass`] variant's name, or
+    /// `Signature`.
+    ///
+    /// ```
+    /// use padkit_conformance::{ErrClass, Refusal};
+    /// assert_eq!(Refusal::Pad(ErrClass::DuplicateAxis).class(), "DuplicateAxis");
+    /// ```
+    pub fn class(&self) -> String {
+        match self {
+            Refusal::Pad(c) => format!("{c:?}"),
+            Refusal::Signature(_) => "Signature".into(),
+        }
+    }
+}
+
+/// What a conforming engine gives for a case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expected {
+    /// This output, bit for bit (any NaN matches any NaN).
+    Output(Tensor),
+    /// An error of this class.
+    Error(Refusal),
+}
+
+/// One case of the catalogue.
+///
+/// The pad itself is [`Case::spec`] on [`Case::input`] with fill [`Case::fill`]; the
+/// other fields say how the case's ONNX model states it (which Pad version, which
+/// operands come from where), which a framework without ONNX can ignore.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// A unique name, usable as a directory name (`test_padkit_…`).
+    pub name: String,
+    /// What the case exercises: `opset:19`, `mode:reflect`, `type:float16`,
+    /// `feature:crop`, `feed:input`, …
+    pub tags: Vec<String>,
+    /// The ONNX opset of the model (its Pad version).
+    pub opset: i64,
+    /// The mode.
+    pub mode: PadMode,
+    /// Whether the model writes the `mode` attribute (ONNX's default is constant).
+    pub mode_attribute: bool,
+    /// The data.
+    pub input: Tensor,
+    /// ONNX-order pads (all begins, then all ends) over [`Case::axes`].
+    pub pads: Vec<i64>,
+    /// The padded axes (`None`: all of them).
+    pub axes: Option<Vec<i64>>,
+    /// The constant value as the model gives it (`None`: omitted, the fill is zero):
+    /// a scalar of the data's type from opset 11, an `f32` attribute before.
+    pub value: Option<Tensor>,
+    /// The fill the value stands for, as a one-element tensor of the data's type.
+    pub fill: Tensor,
+    /// How pads, value and axes reach the node.
+    pub feeds: Feeds,
+    /// What a conforming engine gives.
+    pub expected: Expected,
+}
+
+/// How each operand reaches the node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Feeds {
+    /// The pads.
+    pub pads: Feed,
+    /// The constant value (when given).
+    pub value: Feed,
+    /// The axes (when given).
+    pub axes: Feed,
+}
+
+impl Case {
+    /// The pad as a padkit spec (no output limit).
+    ///
+    /// ```
+    /// let case = &padkit_conformance::cases(padkit_conformance::Size::Small)[0];
+    /// assert_eq!(case.spec().pads, case.pads);
+    /// ```
+    pub fn spec(&self) -> PadSpec {
+        let spec = PadSpec::new(self.pads.clone()).with_mode(self.mode);
+        match &self.axes {
+            Some(a) => spec.with_axes(a.clone()),
+            None => spec,
+        }
+    }
+
+    /// True when the case carries `tag` (a whole tag such as `feature:crop`, or just its
+    /// value, `crop`).
+    ///
+    /// ```
+    /// let case = &padkit_conformance::cases(padkit_conformance::Size::Small)[0];
+    /// assert!(case.has_tag("opset:1") && case.has_tag("1"));
+    /// ```
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags
+            .iter()
+            .any(|t| t == tag || t.split_once(':').is_some_and(|(_, v)| v == tag))
+    }
+}

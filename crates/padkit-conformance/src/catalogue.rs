@@ -1,0 +1,365 @@
+//! The catalogue: every ONNX Pad version × mode × element type × feature, built
+//! deterministically, each case's expected output computed by the naive
+//! [`reference`](crate::reference).
+
+use padkit::onnx::{PAD_VERSIONS, check_type, modes_for};
+use padkit::{DType, PadMode, Tensor};
+
+use crate::case::{Case, Expected, Feed, Feeds, Refusal};
+use crate::reference::Case as Reference;
+use crate::values::{Element, elements, from_f32, specials, tensor, zero};
+
+/// How much of the catalogue to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Size {
+    /// Every feature on `float` at the versions that changed Pad's signature, on `int64`
+    /// at the newest, and the plain pad of every element type at the newest version:
+    /// several hundred cases.
+    Small,
+    /// Every feature, the element-type features on every type each version takes:
+    /// several thousand cases.
+    Full,
+}
+
+/// Outputs the reference computes have at most this many elements; more is
+/// [`ErrClass::TooLarge`](crate::ErrClass::TooLarge), which no engine can hold in memory for the cases that reach it.
+const LIMIT: usize = 1 << 24;
+
+/// The catalogue, in a fixed order.
+///
+/// ```
+/// use padkit_conformance::{Expected, Size, cases};
+/// let small = cases(Size::Small);
+/// assert!(small.len() > 200 && small.len() < cases(Size::Full).len());
+/// let errors = small.iter().filter(|c| matches!(c.expected, Expected::Error(_))).count();
+/// assert!(errors > 20);
+/// ```
+pub fn cases(size: Size) -> Vec<Case> {
+    let mut out = vec![];
+    let newest = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
+    for opset in PAD_VERSIONS {
+        for mode in modes_for(opset) {
+            for &dtype in DType::ALL {
+                if check_type(dtype, opset).is_err() {
+                    continue;
+                }
+                let representative = representative(dtype, opset);
+                let mut drafts = typed_features(opset, mode, dtype);
+                if representative {
+                    drafts.extend(shape_features(opset, mode));
+                }
+                for d in drafts {
+                    let small = (dtype == DType::Float32 && SMALL_OPSETS.contains(&opset))
+                        || (opset == newest && (representative || d.feature == "pad"));
+                    if size == Size::Full || small {
+                        out.push(d.build(opset, mode, dtype));
+                    }
+                }
+            }
+        }
+        out.extend(
+            signature_breaks(opset)
+                .into_iter()
+                .map(|(mode, dtype, d)| d.build(opset, mode, dtype)),
+        );
+    }
+    out
+}
+
+/// The versions the small catalogue runs every feature at: each one that changed Pad's
+/// signature (attributes, `pads` renamed, inputs, axes, wrap), and the newest.
+const SMALL_OPSETS: [i64; 6] = [1, 2, 11, 18, 19, 25];
+
+/// The types every feature runs on: `float` everywhere, `int64` from Pad-11.
+fn representative(dtype: DType, opset: i64) -> bool {
+    dtype == DType::Float32 || (dtype == DType::Int64 && opset >= 11)
+}
+
+/// What fills the padding.
+#[derive(Debug, Clone)]
+enum Value {
+    /// No value given: zero.
+    Omitted,
+    /// A value distinct from every input element.
+    Plain,
+    /// A special constant, by name.
+    Special(&'static str, Element),
+    /// A value of another type than the data (`float64` for `float`, `float` otherwise).
+    OtherType,
+}
+
+/// A case before its types are chosen.
+#[derive(Debug, Clone)]
+struct Draft {
+    feature: String,
+    shape: Vec<usize>,
+    pads: Vec<i64>,
+    axes: Option<Vec<i64>>,
+    value: Value,
+    feeds: Feeds,
+    mode_attribute: bool,
+    /// Set for models that break their version's signature.
+    signature: Option<&'static str>,
+}
+
+impl Draft {
+    fn new(feature: &str, shape: &[usize], pads: &[i64]) -> Draft {
+        Draft {
+            feature: feature.into(),
+            shape: shape.to_vec(),
+            pads: pads.to_vec(),
+            axes: None,
+            value: Value::Plain,
+            feeds: Feeds {
+                pads: Feed::Initializer,
+                value: Feed::Initializer,
+                axes: Feed::Initializer,
+            },
+            mode_attribute: true,
+            signature: None,
+        }
+    }
+
+    fn axes(mut self, axes: &[i64]) -> Draft {
+        self.axes = Some(axes.to_vec());
+        self
+    }
+
+    fn value(mut self, value: Value) -> Draft {
+        self.value = value;
+        self
+    }
+
+    fn feeds(mut self, pads: Feed, value: Feed, axes: Feed) -> Draft {
+        self.feeds = Feeds { pads, value, axes };
+        self
+    }
+
+    fn breaks(mut self, why: &'static str) -> Draft {
+        self.signature = Some(why);
+        self
+    }
+
+    fn build(self, opset: i64, mode: PadMode, dtype: DType) -> Case {
+        let attributes = opset < 11;
+        let mut feeds = self.feeds;
+        if attributes {
+            feeds.pads = Feed::Attribute;
+            feeds.value = Feed::Attribute;
+        }
+        let constant = mode == PadMode::Constant;
+        let (value, fill) = match (&self.value, constant, attributes) {
+            (_, false, _) | (Value::Omitted, _, _) => (None, zero(dtype)),
+            (Value::Plain, _, true) => (Some(Tensor::scalar(1.5f32)), from_f32(dtype, 1.5)),
+            (Value::Special(_, e), _, true) => {
+                let x = f32::from_le_bytes(e[..4].try_into().unwrap_or_default());
+                (Some(Tensor::scalar(x)), from_f32(dtype, x))
+            }
+            (Value::Plain, _, false) => {
+                let e = distinct(dtype, &self.shape);
+                (Some(tensor(dtype, &[], std::slice::from_ref(&e))), e)
+            }
+            (Value::Special(_, e), _, false) => {
+                (Some(tensor(dtype, &[], std::slice::from_ref(e))), e.clone())
+            }
+            (Value::OtherType, _, _) => {
+                let other = if dtype == DType::Float32 {
+                    Tensor::scalar(1.5f64)
+                } else {
+                    Tensor::scalar(1.5f32)
+                };
+                (Some(other), zero(dtype))
+            }
+        };
+        let elems = elements(dtype, self.shape.iter().product());
+        let input = tensor(dtype, &self.shape, &elems);
+        let reference = Reference {
+            shape: self.shape.clone(),
+            pads: self.pads.clone(),
+            axes: self.axes.clone(),
+            interior: None,
+            mode,
+        };
+        let expected = match self.signature {
+            Some(why) => Expected::Error(Refusal::Signature(why)),
+            None => match reference.reference(&elems, fill.clone(), LIMIT) {
+                Ok((shape, out)) => Expected::Output(tensor(dtype, &shape, &out)),
+                Err(class) => Expected::Error(Refusal::Pad(class)),
+            },
+        };
+        let feature = match &self.value {
+            Value::Special(name, _) if constant => format!("{}-{name}", self.feature),
+            _ => self.feature.clone(),
+        };
+        let mut tags = vec![
+            format!("opset:{opset}"),
+            format!("mode:{mode}"),
+            format!("type:{}", dtype.name()),
+            format!("feature:{feature}"),
+        ];
+        for (operand, feed, given) in [
+            ("pads", feeds.pads, true),
+            ("value", feeds.value, value.is_some()),
+            ("axes", feeds.axes, self.axes.is_some()),
+        ] {
+            if given && matches!(feed, Feed::ConstantNode | Feed::Input) {
+                tags.push(format!("feed:{operand}-{}", feed_name(feed)));
+            }
+        }
+        match &expected {
+            Expected::Error(Refusal::Signature(_)) => tags.push("onnx-signature".into()),
+            Expected::Error(_) => tags.push("must-error".into()),
+            Expected::Output(_) => {}
+        }
+        let name = format!("test_padkit_opset{opset}_{mode}_{}_{feature}", dtype.name())
+            .replace(['-', '.'], "_");
+        Case {
+            name,
+            tags,
+            opset,
+            mode,
+            mode_attribute: self.mode_attribute,
+            input,
+            pads: self.pads,
+            axes: self.axes,
+            value,
+            fill: tensor(dtype, &[1], &[fill]),
+            feeds,
+            expected,
+        }
+    }
+}
+
+fn feed_name(feed: Feed) -> &'static str {
+    match feed {
+        Feed::Attribute => "attribute",
+        Feed::Initializer => "initializer",
+        Feed::ConstantNode => "constant-node",
+        Feed::Input => "input",
+    }
+}
+
+/// The element after the `shape`'s input elements: distinct from them where the type has
+/// enough values.
+fn distinct(dtype: DType, shape: &[usize]) -> Element {
+    let n: usize = shape.iter().product();
+    elements(dtype, n + 1).swap_remove(n)
+}
+
+/// The features whose answer depends on the element type, run on every type.
+fn typed_features(opset: i64, mode: PadMode, dtype: DType) -> Vec<Draft> {
+    let mut v = vec![
+        Draft::new("pad", &[2, 3], &[1, 2, 0, 1]),
+        Draft::new("crop", &[3, 4], &[-1, 1, 0, -2]),
+        Draft::new("crop-to-empty", &[2, 3], &[0, -1, 0, -2]),
+        Draft::new("wider-than-axis", &[2, 3], &[0, 4, 1, 5]),
+        Draft::new("size-1-axis", &[1, 3], &[2, 0, 3, 1]),
+        Draft::new("empty-axis", &[0, 3], &[0, 1, 0, 1]),
+    ];
+    if mode == PadMode::Constant {
+        v.push(Draft::new("default-value", &[2, 2], &[1, 0, 0, 1]).value(Value::Omitted));
+        // Pad-1 and Pad-2 take the value as a float attribute.
+        let specials = specials(if opset < 11 { DType::Float32 } else { dtype });
+        v.extend(specials.into_iter().map(|(name, e)| {
+            Draft::new("value", &[2, 2], &[0, 1, 1, 0]).value(Value::Special(name, e))
+        }));
+    }
+    v
+}
+
+/// The features about shapes, operands and errors, run on the representative types.
+fn shape_features(opset: i64, mode: PadMode) -> Vec<Draft> {
+    use Feed::{ConstantNode, Initializer, Input};
+    let mut v = vec![
+        Draft::new("scalar", &[], &[]),
+        Draft::new("rank-5", &[2, 1, 2, 1, 2], &[1, 0, 1, 0, 1, 0, 1, 0, 2, 0]),
+        Draft::new("empty-axis-padded", &[0, 3], &[1, 0, 1, 0]),
+        Draft::new("over-crop", &[2, 3], &[0, -2, 0, -2]),
+        Draft::new("pads-length", &[2, 3], &[1, 1, 1]),
+        Draft::new("pads-int64-min", &[2, 3], &[i64::MIN, 0, 0, 0]),
+        Draft::new("pads-int64-max", &[2, 3], &[i64::MAX, 0, 0, 0]),
+        Draft::new("output-too-large", &[2, 3], &[1 << 40, 0, 0, 0]),
+    ];
+    if mode == PadMode::Constant {
+        let mut default = Draft::new("default-mode", &[2, 2], &[1, 1, 0, 0]);
+        default.mode_attribute = false;
+        v.push(default);
+    }
+    if opset >= 11 {
+        v.push(Draft::new("runtime-pads", &[2, 3], &[1, 0, 0, 2]).feeds(
+            Input,
+            Initializer,
+            Initializer,
+        ));
+        v.push(
+            Draft::new("constant-node-pads", &[2, 3], &[0, 2, 1, 0]).feeds(
+                ConstantNode,
+                Initializer,
+                Initializer,
+            ),
+        );
+        if mode == PadMode::Constant {
+            v.push(Draft::new("runtime-value", &[2, 3], &[1, 1, 0, 0]).feeds(
+                Initializer,
+                Input,
+                Initializer,
+            ));
+            v.push(
+                Draft::new("constant-node-value", &[2, 3], &[0, 0, 1, 1]).feeds(
+                    Initializer,
+                    ConstantNode,
+                    Initializer,
+                ),
+            );
+            v.push(
+                Draft::new("value-other-type", &[2, 3], &[1, 0, 1, 0])
+                    .value(Value::OtherType)
+                    .breaks("the constant value's type differs from the data's"),
+            );
+        }
+    }
+    if opset >= 18 {
+        v.extend([
+            Draft::new("axes-subset", &[2, 3, 4], &[1, 2]).axes(&[1]),
+            Draft::new("axes-negative", &[2, 3, 4], &[1, 0, 2, 1]).axes(&[-1, 0]),
+            Draft::new("axes-empty", &[2, 3], &[]).axes(&[]),
+            Draft::new("axes-repeated", &[2, 3, 4], &[1, 1, 1, 1]).axes(&[1, -2]),
+            Draft::new("axes-out-of-range", &[2, 3, 4], &[1, 1]).axes(&[3]),
+            Draft::new("runtime-axes", &[2, 3], &[2, 1])
+                .axes(&[-1])
+                .feeds(Initializer, Initializer, Input),
+            Draft::new("constant-node-axes", &[2, 3], &[1, 2])
+                .axes(&[0])
+                .feeds(Initializer, Initializer, ConstantNode),
+            Draft::new("runtime-everything", &[2, 3], &[1, 2])
+                .axes(&[1])
+                .feeds(Input, Input, Input),
+        ]);
+    }
+    v
+}
+
+/// Models that break their version's signature: a mode before its opset, an element
+/// type before its opset.
+fn signature_breaks(opset: i64) -> Vec<(PadMode, DType, Draft)> {
+    let mut v = vec![];
+    if (11..19).contains(&opset) {
+        let d = Draft::new("mode-before-its-opset", &[2, 3], &[1, 0, 0, 1])
+            .breaks("mode wrap needs Pad-19");
+        v.push((PadMode::Wrap, DType::Float32, d));
+    }
+    let early_type = match opset {
+        2 => Some(DType::Int32),
+        11 => Some(DType::Bool),
+        19 => Some(DType::Float8E4M3FN),
+        24 => Some(DType::Int2),
+        _ => None,
+    };
+    if let Some(dtype) = early_type {
+        let d = Draft::new("type-before-its-opset", &[2, 3], &[1, 0, 0, 1])
+            .value(Value::Omitted)
+            .breaks("the element type needs a later Pad version");
+        v.push((PadMode::Constant, dtype, d));
+    }
+    v
+}

@@ -1,0 +1,115 @@
+//! Grading an engine's answer to a case: pass, refused (a clear error), wrong (another
+//! output, or an output where the case must fail) or crash.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use padkit::Tensor;
+use serde::{Deserialize, Serialize};
+
+use crate::case::{Case, Expected};
+use crate::compare::first_difference;
+
+/// What an engine made of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// It ran and gave this output.
+    Output(Tensor),
+    /// It refused the case with this error.
+    Error(String),
+    /// It does not support what the case needs (an element type, a mode, negative
+    /// pads, …), and why: the case counts as refused, whatever it expects.
+    Unsupported(String),
+    /// It panicked, aborted or hung, and how.
+    Crash(String),
+}
+
+/// The grade of one answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", content = "detail", rename_all = "lowercase")]
+pub enum Verdict {
+    /// The expected output, or an error where the case must fail.
+    Pass,
+    /// A clear refusal where an output was expected (or any case declared unsupported).
+    Refused(String),
+    /// Another output than expected, or an output where the case must fail.
+    Wrong(String),
+    /// A panic, an abort or a hang.
+    Crash(String),
+}
+
+impl Verdict {
+    /// `pass`, `refused`, `wrong` or `crash`.
+    ///
+    /// ```
+    /// assert_eq!(padkit_conformance::Verdict::Pass.name(), "pass");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Refused(_) => "refused",
+            Verdict::Wrong(_) => "wrong",
+            Verdict::Crash(_) => "crash",
+        }
+    }
+
+    /// What happened, empty for a pass.
+    ///
+    /// ```
+    /// use padkit_conformance::Verdict;
+    /// assert_eq!(Verdict::Refused("no int4".into()).detail(), "no int4");
+    /// ```
+    pub fn detail(&self) -> &str {
+        match self {
+            Verdict::Pass => "",
+            Verdict::Refused(d) | Verdict::Wrong(d) | Verdict::Crash(d) => d,
+        }
+    }
+}
+
+/// Grades `answer` against what `case` expects.
+///
+/// ```
+/// use padkit_conformance::{Answer, Expected, Size, Verdict, cases, grade};
+/// let case = &cases(Size::Small)[0];
+/// let Expected::Output(want) = &case.expected else { unreachable!() };
+/// assert_eq!(grade(case, Answer::Output(want.clone())), Verdict::Pass);
+/// assert_eq!(grade(case, Answer::Error("no".into())).name(), "refused");
+/// ```
+pub fn grade(case: &Case, answer: Answer) -> Verdict {
+    match (&case.expected, answer) {
+        (_, Answer::Crash(why)) => Verdict::Crash(why),
+        (_, Answer::Unsupported(why)) => Verdict::Refused(format!("unsupported: {why}")),
+        (Expected::Output(_), Answer::Error(why)) => Verdict::Refused(why),
+        (Expected::Error(_), Answer::Error(_)) => Verdict::Pass,
+        (Expected::Error(refusal), Answer::Output(got)) => Verdict::Wrong(format!(
+            "gave an output of shape {:?} where the case must fail ({})",
+            got.shape(),
+            refusal.class()
+        )),
+        (Expected::Output(want), Answer::Output(got)) => {
+            first_difference(&got, want, None).map_or(Verdict::Pass, Verdict::Wrong)
+        }
+    }
+}
+
+/// Runs `pad` on `case` and grades its answer; a panic is a [`Verdict::Crash`] (the panic
+/// hook still prints it).
+///
+/// ```
+/// use padkit_conformance::{Answer, Size, cases, run_case};
+/// let case = &cases(Size::Small)[0];
+/// assert_eq!(run_case(case, |_| -> Answer { panic!("boom") }).name(), "crash");
+/// ```
+pub fn run_case(case: &Case, pad: impl FnOnce(&Case) -> Answer) -> Verdict {
+    match catch_unwind(AssertUnwindSafe(|| pad(case))) {
+        Ok(answer) => grade(case, answer),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic without a message");
+            Verdict::Crash(format!("panicked: {message}"))
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! The results of a run: every case's verdict on every engine, as JSON (which reports of
+//! other runs, e.g. ONNX Runtime's through the repository's Python script, merge with),
+//! as a feature × engine matrix in Markdown, and as JUnit XML for CI systems.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::case::Case;
+use crate::grade::Verdict;
+
+/// Every case's verdict on every engine.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The engines, in column order.
+    pub engines: Vec<String>,
+    /// The cases, in run order.
+    pub cases: Vec<CaseResult>,
+}
+
+/// One case's verdicts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// The case's name.
+    pub name: String,
+    /// The case's tags.
+    pub tags: Vec<String>,
+    /// The verdict of each engine that ran it.
+    pub results: BTreeMap<String, Verdict>,
+}
+
+/// Counts of verdicts in one cell of the matrix, with the first cases that did not pass.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// Cases passed.
+    pub pass: usize,
+    /// Cases refused with a clear error.
+    pub refused: usize,
+    /// Cases answered wrong.
+    pub wrong: usize,
+    /// Cases that crashed the engine.
+    pub crash: usize,
+    /// The first cases that did not pass: crashes and wrong answers before refusals.
+    pub failing: Vec<(String, Verdict)>,
+}
+
+impl Cell {
+    fn add(&mut self, name: &str, v: &Verdict, keep: usize) {
+        match v {
+            Verdict::Pass => self.pass += 1,
+            Verdict::Refused(_) => self.refused += 1,
+            Verdict::Wrong(_) => self.wrong += 1,
+            Verdict::Crash(_) => self.crash += 1,
+        }
+        if *v != Verdict::Pass {
+            self.failing.push((name.to_string(), v.clone()));
+            self.failing.sort_by_key(|(_, v)| severity(v));
+            self.failing.truncate(keep);
+        }
+    }
+
+    /// The cell as text: `✓ 12` when all passed, else the non-zero counts.
+    ///
+    /// ```
+    /// let cell = padkit_conformance::report::Cell { pass: 3, wrong: 1, ..Default::default() };
+    /// assert_eq!(cell.summary(), "3 pass · **1 wrong**");
+    /// ```
+    pub fn summary(&self) -> String {
+        if self.pass > 0 && self.refused + self.wrong + self.crash == 0 {
+            return format!("✓ {}", self.pass);
+        }
+        let parts = [
+            (self.pass, "pass", false),
+            (self.refused, "refused", false),
+            (self.wrong, "wrong", true),
+            (self.crash, "crash", true),
+        ];
+        let shown: Vec<String> = parts
+            .iter()
+            .filter(|(n, _, _)| *n > 0)
+            .map(|&(n, what, loud)| {
+                if loud {
+                    format!("**{n} {what}**")
+                } else {
+                    format!("{n} {what}")
+                }
+            })
+            .collect();
+        if shown.is_empty() {
+            "–".into()
+        } else {
+            shown.join(" · ")
+        }
+    }
+}
+
+fn severity(v: &Verdict) -> u8 {
+    match v {
+        Verdict::Crash(_) => 0,
+        Verdict::Wrong(_) => 1,
+        Verdict::Refused(_) => 2,
+        Verdict::Pass => 3,
+    }
+}
+
+/// The order of tag groups in the matrix: features first, then modes, types, opsets and
+/// operand feeds; `must-error` and untagged groups last.
+const GROUPS: [&str; 5] = ["feature", "mode", "type", "opset", "feed"];
+
+impl Report {
+    /// An empty report over `engines`.
+    ///
+    /// ```
+    /// let r = padkit_conformance::Report::new(&["mine"]);
+    /// assert!(r.cases.is_empty());
+    /// ```
+    pub fn new(engines: &[&str]) -> Report {
+        Report {
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            cases: vec![],
+        }
+    }
+
+    /// Records `engine`'s verdict on the case `name` with `tags` (adding the engine's
+    /// column and the case's row as needed).
+    ///
+    /// ```
+    /// use padkit_conformance::{Report, Verdict};
+    /// let mut r = Report::new(&[]);
+    /// r.record("c", &["feature:crop".into()], "mine", Verdict::Pass);
+    /// assert_eq!((r.engines.len(), r.cases.len()), (1, 1));
+    /// ```
+    pub fn record(&mut self, name: &str, tags: &[String], engine: &str, verdict: Verdict) {
+        if !self.engines.iter().any(|e| e == engine) {
+            self.engines.push(engine.to_string());
+        }
+        let row = match self.cases.iter().rposition(|c| c.name == name) {
+            Some(i) => &mut self.cases[i],
+            None => {
+                self.cases.push(CaseResult {
+                    name: name.to_string(),
+                    tags: tags.to_vec(),
+                    results: BTreeMap::new(),
+                });
+                self.cases.last_mut().expect("a case was just pushed")
+            }
+        };
+        row.results.insert(engine.to_string(), verdict);
+    }
+
+    /// Runs `pad` on every case as engine `engine` and records the verdicts (panics
+    /// become crashes; see [`run_case`](crate::run_case)).
+    ///
+    /// ```
+    /// use padkit_conformance::{Answer, Report, Size, cases};
+    /// let mut r = Report::new(&[]);
+    /// r.run(&cases(Size::Small)[..3], "refuses-all", |_| Answer::Unsupported("nothing".into()));
+    /// assert_eq!(r.cell(None, "refuses-all").refused, 3);
+    /// ```
+    pub fn run(
+        &mut self,
+        cases: &[Case],
+        engine: &str,
+        mut pad: impl FnMut(&Case) -> crate::Answer,
+    ) {
+        for case in cases {
+            let verdict = crate::run_case(case, &mut pad);
+            self.record(&case.name, &case.tags, engine, verdict);
+        }
+    }
+
+    /// The reports of several runs as one: their engines side by side, the cases in
+    /// first-seen order.
+    ///
+    /// ```
+    /// use padkit_conformance::{Report, Verdict};
+    /// let (mut a, mut b) = (Report::new(&[]), Report::new(&[]));
+    /// a.record("c", &[], "one", Verdict::Pass);
+    /// b.record("c", &[], "two", Verdict::Pass);
+    /// assert_eq!(Report::merge([a, b]).cases[0].results.len(), 2);
+    /// ```
+    pub fn merge(reports: impl IntoIterator<Item = Report>) -> Report {
+        let mut out = Report::default();
+        for r in reports {
+            for c in r.cases {
+                for (engine, v) in c.results {
+                    out.record(&c.name, &c.tags, &engine, v);
+                }
+            }
+            for e in r.engines {
+                if !out.engines.contains(&e) {
+                    out.engines.push(e);
+                }
+            }
+        }
+        out
+    }
+
+    /// The verdict counts of `engine` on the cases tagged `tag` (all cases for `None`).
+    ///
+    /// ```
+    /// use padkit_conformance::{Report, Verdict};
+    /// let mut r = Report::new(&[]);
+    /// r.record("c", &["mode:edge".into()], "mine", Verdict::Wrong("off by one".into()));
+    /// assert_eq!(r.cell(Some("mode:edge"), "mine").wrong, 1);
+    /// ```
+    pub fn cell(&self, tag: Option<&str>, engine: &str) -> Cell {
+        let mut cell = Cell::default();
+        for c in &self.cases {
+            if tag.is_some_and(|t| !c.tags.iter().any(|x| x == t)) {
+                continue;
+            }
+            if let Some(v) = c.results.get(engine) {
+                cell.add(&c.name, v, 3);
+            }
+        }
+        cell
+    }
+
+    /// Every tag of the report in matrix order (by [`GROUPS`], then as first seen).
+    fn rows(&self, groups: &[&str]) -> Vec<String> {
+        let mut rows: Vec<String> = vec![];
+        for c in &self.cases {
+            for t in &c.tags {
+                if !rows.contains(t) {
+                    rows.push(t.clone());
+                }
+            }
+        }
+        let rank = |t: &String| {
+            let group = t.split_once(':').map_or(t.as_str(), |(g, _)| g);
+            GROUPS
+                .iter()
+                .position(|&g| g == group)
+                .unwrap_or(GROUPS.len())
+        };
+        rows.retain(|t| {
+            groups.is_empty() || groups.contains(&t.split_once(':').map_or(t.as_str(), |(g, _)| g))
+        });
+        rows.sort_by_key(rank);
+        rows
+    }
+
+    /// The feature × engine matrix in Markdown: a row per tag of the `groups` (all tags
+    /// when empty) plus a total, a column per engine; then, unless `failures` is 0, up to
+    /// that many failing cases of each cell of the total row.
+    ///
+    /// ```
+    /// use padkit_conformance::{Report, Verdict};
+    /// let mut r = Report::new(&[]);
+    /// r.record("c", &["feature:crop".into()], "mine", Verdict::Pass);
+    /// let md = r.markdown(&["feature"], 0);
+    /// assert!(md.contains("| feature:crop | ✓ 1 |"));
+    /// ```
+    pub fn markdown(&self, groups: &[&str], failures: usize) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "| cases | {} |", self.engines.join(" | "));
+        let _ = writeln!(s, "|---|{}", "---|".repeat(self.engines.len()));
+        let mut line = |label: &str, tag: Option<&str>| {
+            let cells: Vec<String> = self
+                .engines
+                .iter()
+                .map(|e| self.cell(tag, e).summary())
+                .collect();
+            let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
+        };
+        line("**all**", None);
+        for row in self.rows(groups) {
+            line(&row, Some(&row));
+        }
+        if failures > 0 {
+            for e in &self.engines {
+                let cell = self.failing(e, failures);
+                if cell.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(s, "\nFirst failing cases on {e}:\n");
+                for (name, v) in cell {
+                    let detail = v.detail().replace('\n', " ");
+                    let _ = writeln!(s, "- `{name}`: {} — {}", v.name(), clip(&detail, 200));
+                }
+            }
+        }
+        s
+    }
+
+    /// The first `n` cases `engine` did not pass, crashes and wrong answers first.
+    fn failing(&self, engine: &str, n: usize) -> Vec<(String, Verdict)> {
+        let mut cell = Cell::default();
+        for c in &self.cases {
+            if let Some(v) = c.results.get(engine) {
+                cell.add(&c.name, v, n);
+            }
+        }
+        cell.failing
+    }
+
+    /// The report as JSON (what [`Report::from_json`] reads).
+    ///
+    /// ```
+    /// use padkit_conformance::{Report, Verdict};
+    /// let mut r = Report::new(&[]);
+    /// r.record("c", &[], "mine", Verdict::Refused("no".into()));
+    /// assert_eq!(Report::from_json(&r.to_json()).unwrap(), r);
+    /// ```
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report is plain data")
+    }
+
+    /// Reads a report written by [`Report::to_json`] (or by another tool in that form).
+    ///
+    /// # Errors
+    ///
+    /// When `text` is not such a report, with serde_json's line and column.
+    ///
+    /// ```
+    /// assert!(padkit_conformance::Report::from_json("{}").is_err());
+    /// ```
+    pub fn from_json(text: &str) -> Result<Report, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The report as JUnit XML: a test suite per engine, a test case per case; wrong
+    /// answers are failures, crashes errors, refusals skipped.
+    ///
+    /// ```
+    /// use padkit_conformance::{Report, Verdict};
+    /// let mut r = Report::new(&[]);
+    /// r.record("c<1>", &[], "mine", Verdict::Wrong("1 & 2".into()));
+    /// let xml = r.junit();
+    /// assert!(xml.contains(r#"<testcase classname="mine" name="c&lt;1&gt;">"#));
+    /// assert!(xml.contains(r#"<failure message="wrong">1 &amp; 2</failure>"#));
+    /// ```
+    pub fn junit(&self) -> String {
+        let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        let _ = writeln!(s, "<testsuites name=\"padkit conformance\">");
+        for e in &self.engines {
+            let c = self.cell(None, e);
+            let _ = writeln!(
+                s,
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+                xml(e),
+                c.pass + c.refused + c.wrong + c.crash,
+                c.wrong,
+                c.crash,
+                c.refused
+            );
+            for case in &self.cases {
+                let Some(v) = case.results.get(e) else {
+                    continue;
+                };
+                let head = format!(
+                    "    <testcase classname=\"{}\" name=\"{}\"",
+                    xml(e),
+                    xml(&case.name)
+                );
+                let body = match v {
+                    Verdict::Pass => {
+                        let _ = writeln!(s, "{head}/>");
+                        continue;
+                    }
+                    Verdict::Refused(d) => format!("<skipped message=\"{}\"/>", xml(&clip(d, 500))),
+                    Verdict::Wrong(d) => format!("<failure message=\"wrong\">{}</failure>", xml(d)),
+                    Verdict::Crash(d) => format!("<error message=\"crash\">{}</error>", xml(d)),
+                };
+                let _ = writeln!(s, "{head}>{body}</testcase>");
+            }
+            let _ = writeln!(s, "  </testsuite>");
+        }
+        s.push_str("</testsuites>\n");
+        s
+    }
+}
+
+/// `text` cut to `n` characters, with `…` when cut.
+fn clip(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// `text` escaped for XML text and attributes.
+fn xml(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => s.push_str("&amp;"),
+            '<' => s.push_str("&lt;"),
+            '>' => s.push_str("&gt;"),
+            '"' => s.push_str("&quot;"),
+            '\'' => s.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t') => {}
+            c => s.push(c),
+        }
+    }
+    s
+}
