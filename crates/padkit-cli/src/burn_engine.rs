@@ -12,7 +12,7 @@ use padkit_burn::{Fill, pad_with};
 use crate::graph::{PadCall, PadResult};
 
 /// Burn's type for an ONNX type, when Burn has one.
-fn burn_type(dtype: DType) -> Option<BurnType> {
+pub(crate) fn burn_type(dtype: DType) -> Option<BurnType> {
     Some(match dtype {
         DType::Float32 => BurnType::F32,
         DType::Float64 => BurnType::F64,
@@ -40,7 +40,7 @@ fn first<T: padkit::Element>(v: &Tensor) -> Result<T> {
 }
 
 /// The constant value tensor as a Burn fill.
-fn fill_of(v: &Tensor) -> Result<Fill> {
+pub(crate) fn fill_of(v: &Tensor) -> Result<Fill> {
     Ok(match v.dtype() {
         DType::Float32 => Fill::Float(f64::from(first::<f32>(v)?)),
         DType::Float64 => Fill::Float(first::<f64>(v)?),
@@ -87,10 +87,31 @@ fn pad_rank<const D: usize>(
     })
 }
 
+/// The data as Burn's, when Burn has its element type.
+pub(crate) fn to_burn(x: &Tensor) -> Option<TensorData> {
+    let (Some(burn), Data::Bytes(bytes)) = (burn_type(x.dtype()), x.data()) else {
+        return None;
+    };
+    Some(TensorData::from_bytes_vec(
+        bytes.clone(),
+        x.shape().to_vec(),
+        burn,
+    ))
+}
+
+/// Burn's data as padkit's, of type `dtype`.
+pub(crate) fn from_burn(dtype: DType, out: &TensorData) -> Result<Tensor> {
+    Ok(Tensor::new(
+        dtype,
+        out.shape().to_vec(),
+        Data::Bytes(out.as_bytes().to_vec()),
+    )?)
+}
+
 /// Runs one Pad node on Flex; `max_output_bytes` bounds its output.
 pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
     let dtype = call.x.dtype();
-    let (Some(burn), Data::Bytes(bytes)) = (burn_type(dtype), call.x.data()) else {
+    let Some(data) = to_burn(&call.x) else {
         return Ok(PadResult::Unsupported(format!(
             "Burn has no element type {dtype}"
         )));
@@ -102,7 +123,6 @@ pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
         .transpose()?
         .unwrap_or_default();
     let spec = call.spec.clone().with_max_output_bytes(max_output_bytes);
-    let data = TensorData::from_bytes_vec(bytes.clone(), call.x.shape().to_vec(), burn);
     let out = match call.x.shape().len() {
         1 => pad_rank::<1>(data, &spec, fill),
         2 => pad_rank::<2>(data, &spec, fill),
@@ -117,10 +137,5 @@ pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
         }
     }
     .with_context(|| call.node.clone())?;
-    let y = Tensor::new(
-        dtype,
-        out.shape().to_vec(),
-        Data::Bytes(out.as_bytes().to_vec()),
-    )?;
-    Ok(PadResult::Ran(y))
+    Ok(PadResult::Ran(from_burn(dtype, &out)?))
 }

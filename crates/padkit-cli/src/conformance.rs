@@ -11,8 +11,9 @@ use crate::engine::{self, Engine};
 use crate::graph::is_pad_graph;
 use crate::names::printable;
 use crate::proto::decode_tensor;
-use crate::verdict::{Tally, Verdict, judge};
+use crate::verdict::{Expect, Tally, judge};
 use padkit_conformance::compare::Tolerance;
+use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict};
 
 /// Every folder below `dir` holding `model.onnx`, sorted. Symbolic links to directories
 /// are not followed, so a link back up the tree cannot make the walk endless.
@@ -81,6 +82,18 @@ pub struct Settings {
     pub max_output_bytes: u64,
 }
 
+/// One case and data set as the runner reports it.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The case's directory and data set, printable (`DIR/case/test_data_set_0`).
+    pub label: String,
+    /// The case's name in reports: its directory below the root it was found in, and the
+    /// data set unless it is the first.
+    pub name: String,
+    /// The case's tags, from the `manifest.json` of its root (none without one).
+    pub tags: Vec<String>,
+}
+
 /// Runs every case below `dirs` on `engines`; prints one line per (case, data set,
 /// engine) and returns the tally.
 pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<Tally> {
@@ -88,24 +101,55 @@ pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<T
         dirs,
         engines,
         settings,
-        |name, engine, verdict| match engine {
-            Some(engine) => report(&format!("{name} [{}]", engine.name()), verdict),
-            None => report(name, verdict),
+        |row, engine, verdict| match engine {
+            Some(engine) => print_line(&format!("{} [{}]", row.label, engine.name()), verdict),
+            None => print_line(&row.label, verdict),
         },
     )
 }
 
+/// Runs every case below `dirs` on `engines` and gathers the verdicts in a report.
+pub fn report(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<(Tally, Report)> {
+    let mut report = Report::new(&engines.iter().map(|e| e.name()).collect::<Vec<_>>());
+    let tally = run_with(dirs, engines, settings, |row, engine, verdict| {
+        // An unreadable case is refused by every engine.
+        let names = match engine {
+            Some(e) => vec![e],
+            None => engines.to_vec(),
+        };
+        for e in names {
+            report.record(&row.name, &row.tags, e.name(), verdict.clone());
+        }
+    })?;
+    Ok((tally, report))
+}
+
 /// [`run`], handing each (case and data set, engine, verdict) to `on_result` instead of
-/// printing it; a model that cannot be read fails once, for no engine (`None`).
+/// printing it; a model that cannot be read fails once, for no engine (`None`). Where a
+/// root holds a `manifest.json` (as `padkit suite export` writes), its cases carry their
+/// tags, and those that must fail pass on an error.
 pub fn run_with(
     dirs: &[PathBuf],
     engines: &[Engine],
     settings: Settings,
-    mut on_result: impl FnMut(&str, Option<Engine>, &Verdict),
+    mut on_result: impl FnMut(&Row, Option<Engine>, &Verdict),
 ) -> Result<Tally> {
     let mut cases = vec![];
     for d in dirs {
-        cases.extend(find_cases(d)?);
+        let manifest = read_manifest(d)?;
+        let mut found = find_cases(d)?;
+        if let Some(m) = &manifest {
+            // The manifest's order, which groups the cases as the catalogue does.
+            let rank = |c: &PathBuf| {
+                let name = c.strip_prefix(d).unwrap_or(c).to_string_lossy();
+                m.cases
+                    .iter()
+                    .position(|e| e.name == name)
+                    .unwrap_or(usize::MAX)
+            };
+            found.sort_by_cached_key(rank);
+        }
+        cases.extend(found.into_iter().map(|c| (d, c, manifest.clone())));
     }
     ensure!(
         !cases.is_empty(),
@@ -116,56 +160,105 @@ pub fn run_with(
             .join(", ")
     );
     let mut tally = Tally::default();
-    for case in cases {
+    for (root, case, manifest) in cases {
+        let relative = case.strip_prefix(root).unwrap_or(&case).to_string_lossy();
+        let relative = if relative.is_empty() {
+            case.file_name().unwrap_or_default().to_string_lossy()
+        } else {
+            relative
+        };
+        let entry = manifest.as_ref().and_then(|m| m.entry(&relative));
+        let tags = entry.map(|e| e.tags.clone()).unwrap_or_default();
+        let must_fail = match entry.map(|e| &e.expected) {
+            Some(ExpectedEntry::Error { class, .. }) => Some(class.clone()),
+            _ => None,
+        };
         let label = printable(&case.display().to_string()).into_owned();
         let model = match read_model(&case.join("model.onnx")) {
             Ok(m) => m,
             Err(e) => {
-                let verdict = Verdict::Fail(format!("{e:#}"));
+                let verdict = Verdict::Refused(format!("{e:#}"));
                 tally.record(&verdict);
-                on_result(&label, None, &verdict);
+                let row = Row {
+                    label: label.clone(),
+                    name: relative.into_owned(),
+                    tags,
+                };
+                on_result(&row, None, &verdict);
                 continue;
             }
         };
         let tolerance = (!is_pad_graph(&model)).then_some(settings.tolerance);
-        let mut sets: Vec<PathBuf> = std::fs::read_dir(&case)?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))
-            })
-            .collect();
-        sets.sort();
-        for set in sets {
+        for set in data_sets(&case)? {
             let set_name = set
                 .file_name()
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
             let data = numbered(&set, "input").and_then(|i| Ok((i, numbered(&set, "output")?)));
-            let name = format!("{label}/{set_name}");
+            let row = Row {
+                label: format!("{label}/{set_name}"),
+                name: if set_name == "test_data_set_0" {
+                    relative.to_string()
+                } else {
+                    format!("{relative}/{set_name}")
+                },
+                tags: tags.clone(),
+            };
             for &engine in engines {
                 let verdict = match &data {
-                    Ok((inputs, expected)) => {
+                    Ok((inputs, outputs)) => {
+                        let expect = match &must_fail {
+                            Some(class) => Expect::Error(class),
+                            None => Expect::Outputs(outputs),
+                        };
                         let run = engine::run(engine, &model, inputs, settings.max_output_bytes);
-                        judge(run, expected, tolerance)
+                        judge(run, expect, tolerance)
                     }
-                    Err(e) => Verdict::Fail(format!("{e:#}")),
+                    Err(e) => Verdict::Refused(format!("{e:#}")),
                 };
                 tally.record(&verdict);
-                on_result(&name, Some(engine), &verdict);
+                on_result(&row, Some(engine), &verdict);
             }
         }
     }
     Ok(tally)
 }
 
-fn report(name: &str, verdict: &Verdict) {
+/// The `test_data_set_*` folders of a case, sorted.
+fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(case)
+        .with_context(|| format!("cannot read directory {}", case.display()))?;
+    let mut sets: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))
+        })
+        .collect();
+    sets.sort();
+    Ok(sets)
+}
+
+/// The `manifest.json` of a suite root, if it has one.
+fn read_manifest(root: &Path) -> Result<Option<Manifest>> {
+    let path = root.join("manifest.json");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let manifest = Manifest::from_json(&text)
+        .with_context(|| format!("{} is not a padkit suite manifest", path.display()))?;
+    Ok(Some(manifest))
+}
+
+fn print_line(name: &str, verdict: &Verdict) {
     match verdict {
         Verdict::Pass => println!("PASS {name}"),
-        Verdict::Fail(why) => println!("FAIL {name}: {}", printable(why)),
-        Verdict::Skip(why) => println!("SKIP {name}: {}", printable(why)),
+        v if v.is_unsupported() => println!("SKIP {name}: {}", printable(v.detail())),
+        v => println!("FAIL {name}: {}: {}", v.name(), printable(v.detail())),
     }
 }

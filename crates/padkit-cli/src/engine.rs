@@ -1,7 +1,7 @@
 //! The engines a model runs on: `core` (padkit directly, every ONNX type, Pad graphs),
 //! `tract` (the whole model through `padkit_tract::onnx()`) and `burn` (Pad graphs
-//! through padkit-burn); and stock tract-onnx (`stock-tract`), which padkit-tract is
-//! measured against.
+//! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
+//! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`).
 
 use anyhow::{Context, Result, ensure};
 use padkit::{DType, Tensor};
@@ -21,6 +21,8 @@ pub enum Engine {
     Burn,
     /// The whole model through stock tract-onnx (`tract_onnx::onnx()`), without padkit.
     StockTract,
+    /// The Pad nodes through Burn's own `Tensor::pad` on Flex, without padkit-burn.
+    StockBurn,
 }
 
 impl Engine {
@@ -33,6 +35,7 @@ impl Engine {
             Engine::Tract => "tract",
             Engine::Burn => "burn",
             Engine::StockTract => "stock-tract",
+            Engine::StockBurn => "stock-burn",
         }
     }
 }
@@ -101,6 +104,9 @@ pub fn run(
         }),
         Engine::Burn => evaluate(model, inputs, name, &|call| {
             crate::burn_engine::pad(call, max_output_bytes)
+        }),
+        Engine::StockBurn => evaluate(model, inputs, name, &|call| {
+            crate::stock_burn_engine::pad(call, max_output_bytes)
         }),
         Engine::Tract => {
             crate::tract_engine::run(padkit_tract::onnx(), model, inputs, max_output_bytes)

@@ -5,6 +5,7 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use anyhow::Result;
+use padkit_conformance::grade::panic_message;
 
 thread_local! {
     /// True while [`isolated`] runs on this thread: its panics are reported as errors,
@@ -34,13 +35,9 @@ pub fn isolated<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let result = catch_unwind(AssertUnwindSafe(f));
     ISOLATED.with(|i| i.set(was));
     result.unwrap_or_else(|payload| {
-        let message = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or("a panic without a message");
         Err(anyhow::Error::new(Panicked(format!(
-            "{what}: internal error: {message}"
+            "{what}: internal error: {}",
+            panic_message(&*payload)
         ))))
     })
 }

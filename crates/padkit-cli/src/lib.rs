@@ -3,8 +3,8 @@
 //! Everything `padkit` does, as functions: reading ONNX models, `TensorProto`s and `.npy`
 //! files strictly ([`proto`], [`npy`]); checking a model as ONNX Runtime does at load
 //! time ([`graph`]); running it on an engine ([`engine`]: padkit's core, tract with
-//! padkit's Pad, or Burn with padkit-burn); comparing outputs ([`report`], [`verdict`]);
-//! the built-in self-check, the conformance runner and the benchmark.
+//! padkit's Pad, or Burn with padkit-burn); comparing outputs ([`verdict`]);
+//! the built-in self-check, the conformance runner, the suite's export and the benchmark.
 //!
 //! Every reader refuses malformed input with an error naming the file, tensor, node or
 //! axis and the numbers involved; nothing a file holds can make it panic, abort or
@@ -28,5 +28,7 @@ pub mod npy;
 pub mod proto;
 pub mod run;
 pub mod selfcheck;
+pub mod stock_burn_engine;
+pub mod suite;
 pub mod tract_engine;
 pub mod verdict;

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use padkit_cli::engine::Engine;
-use padkit_cli::{bench, conformance, isolate, limits, run, selfcheck, verdict};
+use padkit_cli::{bench, conformance, isolate, limits, run, selfcheck, suite, verdict};
+use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
 
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
@@ -82,24 +83,77 @@ enum Command {
         /// Refuse outputs larger than this many bytes (default: the memory available).
         #[arg(long)]
         max_output_bytes: Option<u64>,
+        /// Print a feature × engine report instead of a line per case.
+        #[arg(long, value_enum)]
+        report: Option<ReportFormat>,
+        /// Exit with success whatever the verdicts (to measure other engines).
+        #[arg(long)]
+        exit_zero: bool,
+    },
+    /// padkit's conformance suite: export it, tabulate reports of it.
+    #[command(subcommand)]
+    Suite(SuiteCommand),
+}
+
+#[derive(Subcommand)]
+enum SuiteCommand {
+    /// Write the catalogue in the ONNX backend-test layout, with a manifest.json.
+    Export {
+        /// The directory (absent, empty, or a previous export).
+        dir: PathBuf,
+        /// The quick subset (several hundred cases instead of several thousand).
+        #[arg(long)]
+        small: bool,
+        /// Only cases with this tag (e.g. mode:reflect, or reflect); repeat to narrow.
+        #[arg(long = "tag", value_name = "TAG")]
+        tags: Vec<String>,
+    },
+    /// Merge JSON reports into the feature × engine table, printed or spliced into a
+    /// Markdown file between its conformance-table markers.
+    Table {
+        /// The JSON reports (`padkit conformance --report json`, tests/peers/run.py).
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Replace the table in this file instead of printing it.
+        #[arg(long)]
+        update: Option<PathBuf>,
     },
 }
 
+/// How `conformance --report` prints.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ReportFormat {
+    /// The feature × engine matrix with the first failing cases.
+    Md,
+    /// Every verdict, as padkit_conformance::Report reads it.
+    Json,
+    /// JUnit XML, for CI systems.
+    Junit,
+}
+
+/// The engines `--engine` names: a comma-separated list of names, where `all` stands for
+/// padkit's own engines.
 fn engines(choice: &str) -> anyhow::Result<Vec<Engine>> {
-    if choice == "all" {
-        return Ok(Engine::ALL.to_vec());
-    }
-    choice
-        .split(',')
-        .map(|name| {
-            <Engine as clap::ValueEnum>::from_str(name.trim(), true).map_err(|_| {
+    let mut out = vec![];
+    for name in choice.split(',').map(str::trim) {
+        let named = if name == "all" {
+            Engine::ALL.to_vec()
+        } else {
+            let e = <Engine as clap::ValueEnum>::from_str(name, true).map_err(|_| {
                 anyhow::anyhow!(
-                    "unknown engine {name:?} (expected core, tract, burn, stock-tract, a \
-                     comma-separated list of them, or all)"
+                    "unknown engine {name:?} (expected core, tract, burn, stock-tract, \
+                     stock-burn, a comma-separated list of them, or all)"
                 )
-            })
-        })
-        .collect()
+            })?;
+            vec![e]
+        };
+        for e in named {
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {
@@ -109,7 +163,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => {
             let tally = selfcheck::run(&Engine::ALL);
-            Ok(summary(&tally))
+            Ok(summary(&tally, false))
         }
         Some(Command::Bench {
             quick,
@@ -132,14 +186,42 @@ fn main() -> ExitCode {
             rtol,
             atol,
             max_output_bytes,
+            report,
+            exit_zero,
         }) => {
             let settings = conformance::Settings {
                 tolerance: Tolerance { rtol, atol },
                 max_output_bytes: limit(max_output_bytes),
             };
-            engines(&engine)
-                .and_then(|e| conformance::run(&dirs, &e, settings))
-                .map(|t| summary(&t))
+            let tally = engines(&engine).and_then(|e| match report {
+                None => conformance::run(&dirs, &e, settings),
+                Some(format) => conformance::report(&dirs, &e, settings).map(|(tally, r)| {
+                    print!(
+                        "{}",
+                        match format {
+                            ReportFormat::Md => r.markdown(&[], 5),
+                            ReportFormat::Json => r.to_json() + "\n",
+                            ReportFormat::Junit => r.junit(),
+                        }
+                    );
+                    tally
+                }),
+            });
+            tally.map(|t| {
+                let code = summary(&t, report.is_some());
+                if exit_zero { ExitCode::SUCCESS } else { code }
+            })
+        }
+        Some(Command::Suite(SuiteCommand::Export { dir, small, tags })) => {
+            let size = if small { Size::Small } else { Size::Full };
+            let picked = suite::select(size, &tags);
+            suite::export(&dir, &picked).map(|n| {
+                println!("{n} cases written to {}", dir.display());
+                ExitCode::SUCCESS
+            })
+        }
+        Some(Command::Suite(SuiteCommand::Table { reports, update })) => {
+            suite::table(&reports, update.as_deref()).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Run {
             model,
@@ -164,11 +246,17 @@ fn main() -> ExitCode {
     })
 }
 
-fn summary(t: &verdict::Tally) -> ExitCode {
-    println!(
+/// Prints the tally (to stderr when stdout holds a report) and the exit code it means.
+fn summary(t: &verdict::Tally, to_stderr: bool) -> ExitCode {
+    let line = format!(
         "{} passed, {} failed, {} skipped",
         t.passed, t.failed, t.skipped
     );
+    if to_stderr {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
     if t.failed > 0 {
         ExitCode::FAILURE
     } else {

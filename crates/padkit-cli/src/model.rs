@@ -1,7 +1,8 @@
-//! ONNX Pad models built in code: the self-check's cases, the bench's models, and the
-//! test models of padkit-tract and the CLI.
+//! ONNX Pad models built in code: the conformance suite's cases, the bench's models, and
+//! the test models of padkit-tract and the CLI.
 
 use padkit::Tensor;
+use padkit_conformance::Case;
 use tract_onnx::pb::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
     TypeProto, ValueInfoProto, tensor_shape_proto::Dimension, tensor_shape_proto::dimension,
@@ -10,18 +11,7 @@ use tract_onnx::pb::{
 
 use crate::proto::tensor_to_proto;
 
-/// How an operand (pads, value, axes) reaches the Pad node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Feed {
-    /// A node attribute (opsets 1–10: `paddings`/`pads`, `value`).
-    Attribute,
-    /// A graph initializer.
-    Initializer,
-    /// A `Constant` node's output.
-    ConstantNode,
-    /// A graph input, fed at run time.
-    Input,
-}
+pub use padkit_conformance::Feed;
 
 /// One ONNX model holding a single Pad node.
 ///
@@ -62,6 +52,33 @@ impl PadModel {
             value: None,
             axes: None,
         }
+    }
+
+    /// The model of a conformance case: its opset, mode attribute (omitted where the case
+    /// relies on the default), data, and pads, value and axes fed as the case says.
+    ///
+    /// ```
+    /// use padkit_cli::model::PadModel;
+    /// use padkit_conformance::{Size, cases};
+    /// let case = cases(Size::Small).into_iter().find(|c| c.has_tag("runtime-everything")).unwrap();
+    /// let m = PadModel::from_case(&case);
+    /// assert_eq!(m.inputs().len(), 4);
+    /// assert_eq!(m.proto().graph.unwrap().input.len(), 4);
+    /// ```
+    pub fn from_case(case: &Case) -> PadModel {
+        let mut m = PadModel::new(
+            case.opset,
+            case.mode.name(),
+            case.input.clone(),
+            case.pads.clone(),
+            case.feeds.pads,
+        );
+        if !case.mode_attribute {
+            m.mode = None;
+        }
+        m.value = case.value.clone().map(|v| (v, case.feeds.value));
+        m.axes = case.axes.clone().map(|a| (a, case.feeds.axes));
+        m
     }
 
     /// Sets the constant value.
@@ -132,7 +149,7 @@ impl PadModel {
         g.output
             .push(value_info("y", self.data.dtype().onnx_code(), None));
         ModelProto {
-            ir_version: if self.opset >= 21 { 10 } else { 8 },
+            ir_version: ir_version(self.opset),
             opset_import: vec![OperatorSetIdProto {
                 domain: String::new(),
                 version: self.opset,
@@ -218,6 +235,25 @@ impl PadModel {
                 node.input.push(name.into());
             }
         }
+    }
+}
+
+/// The IR version a model of `opset` declares: 8 up to opset 18, then the one onnx's
+/// `VERSION_TABLE` released with the opset, which is the first to hold the element types
+/// that opset's Pad adds (float8 at 19's IR 9, int4 at 21's IR 10, …).
+///
+/// ```
+/// assert_eq!(padkit_cli::model::ir_version(11), 8);
+/// assert_eq!(padkit_cli::model::ir_version(25), 13);
+/// ```
+pub fn ir_version(opset: i64) -> i64 {
+    match opset {
+        ..=18 => 8,
+        19..=20 => 9,
+        21..=22 => 10,
+        23 => 11,
+        24 => 12,
+        _ => 13,
     }
 }
 

@@ -1,54 +1,76 @@
-//! Judging an engine's run against the expected outputs, and counting verdicts.
+//! Judging an engine's run against what a case expects, and counting verdicts.
 
 use anyhow::Result;
 use padkit::Tensor;
-
-use crate::graph::Outcome;
-use crate::names::printable;
+use padkit_conformance::Verdict;
 use padkit_conformance::compare::{Tolerance, first_difference};
 
-/// What became of one case on one engine.
-pub enum Verdict {
-    /// Every output matched.
-    Pass,
-    /// Something differed or failed, and what.
-    Fail(String),
-    /// The engine cannot hold the case, and why.
-    Skip(String),
+use crate::graph::Outcome;
+use crate::isolate::Panicked;
+use crate::names::printable;
+
+/// What a case expects of an engine.
+#[derive(Debug, Clone, Copy)]
+pub enum Expect<'a> {
+    /// These outputs, in order.
+    Outputs(&'a [Tensor]),
+    /// An error (any clear error passes), of the class named here.
+    Error(&'a str),
 }
 
-/// Counts of verdicts.
+/// Counts of verdicts, as the CLI prints them.
 #[derive(Debug, Default)]
 pub struct Tally {
     /// Cases that passed.
     pub passed: usize,
-    /// Cases that failed.
+    /// Cases answered wrong, crashed on, or refused with an error where an output was due.
     pub failed: usize,
-    /// Cases an engine could not hold.
+    /// Cases an engine declared it cannot hold (an element type it lacks, …).
     pub skipped: usize,
 }
 
 impl Tally {
     /// Counts one verdict.
+    ///
+    /// ```
+    /// use padkit_conformance::Verdict;
+    /// let mut t = padkit_cli::verdict::Tally::default();
+    /// t.record(&Verdict::Refused("no".into()));
+    /// t.record(&Verdict::Refused("unsupported: no int4".into()));
+    /// assert_eq!((t.passed, t.failed, t.skipped), (0, 1, 1));
+    /// ```
     pub fn record(&mut self, v: &Verdict) {
         match v {
             Verdict::Pass => self.passed += 1,
-            Verdict::Fail(_) => self.failed += 1,
-            Verdict::Skip(_) => self.skipped += 1,
+            v if v.is_unsupported() => self.skipped += 1,
+            _ => self.failed += 1,
         }
     }
 }
 
-/// Compares every output with `expected`: exactly (bit-exact, NaN-aware), or within
-/// `tolerance` for float outputs when one is given.
-pub fn judge(run: Result<Outcome>, expected: &[Tensor], tolerance: Option<Tolerance>) -> Verdict {
-    let outs = match run {
-        Err(e) => return Verdict::Fail(format!("{e:#}")),
-        Ok(Outcome::Unsupported(why)) => return Verdict::Skip(why),
-        Ok(Outcome::Ran(outs)) => outs,
+/// Grades a run: an error is a pass where the case must fail and a refusal otherwise (a
+/// crash when it is a caught panic); outputs are compared exactly (bit-exact, NaN-aware),
+/// or within `tolerance` for float outputs when one is given.
+pub fn judge(run: Result<Outcome>, expect: Expect, tolerance: Option<Tolerance>) -> Verdict {
+    let (outs, expected) = match (run, expect) {
+        (Err(e), _) if e.chain().any(|c| c.is::<Panicked>()) => {
+            return Verdict::Crash(format!("{e:#}"));
+        }
+        (Err(_), Expect::Error(_)) => return Verdict::Pass,
+        (Err(e), Expect::Outputs(_)) => return Verdict::Refused(format!("{e:#}")),
+        (Ok(Outcome::Unsupported(why)), _) => {
+            return Verdict::Refused(format!("{}{why}", padkit_conformance::grade::UNSUPPORTED));
+        }
+        (Ok(Outcome::Ran(outs)), Expect::Error(class)) => {
+            let shapes: Vec<_> = outs.iter().map(|(_, t)| t.shape().to_vec()).collect();
+            return Verdict::Wrong(format!(
+                "gave outputs of shapes {shapes:?} where the case must fail ({class})"
+            ));
+        }
+        (Ok(Outcome::Ran(outs)), Expect::Outputs(expected)) => (outs, expected),
     };
     if outs.len() != expected.len() {
-        return Verdict::Fail(format!(
+        return Verdict::Wrong(format!(
             "{} outputs, expected {}",
             outs.len(),
             expected.len()
@@ -57,5 +79,5 @@ pub fn judge(run: Result<Outcome>, expected: &[Tensor], tolerance: Option<Tolera
     let diff = outs.iter().zip(expected).find_map(|((name, got), want)| {
         first_difference(got, want, tolerance).map(|d| format!("output {:?}: {d}", printable(name)))
     });
-    diff.map_or(Verdict::Pass, Verdict::Fail)
+    diff.map_or(Verdict::Pass, Verdict::Wrong)
 }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use padkit_cli::conformance::{Settings, run_with};
 use padkit_cli::engine::Engine;
-use padkit_cli::verdict::Verdict;
+use padkit_conformance::Verdict;
 use padkit_conformance::compare::Tolerance;
 
 #[test]
@@ -30,9 +30,9 @@ fn padkit_tract_passes_every_node_test_stock_tract_passes() {
         std::slice::from_ref(&dir),
         &engines,
         settings,
-        |name, engine, verdict| {
+        |row, engine, verdict| {
             let pass = matches!(verdict, Verdict::Pass);
-            let entry = cases.entry(name.to_string()).or_default();
+            let entry = cases.entry(row.label.clone()).or_default();
             match engine {
                 Some(Engine::StockTract) => entry.0 = pass,
                 Some(_) => entry.1 = pass,

@@ -258,8 +258,12 @@ fn typed_features(opset: i64, mode: PadMode, dtype: DType) -> Vec<Draft> {
     ];
     if mode == PadMode::Constant {
         v.push(Draft::new("default-value", &[2, 2], &[1, 0, 0, 1]).value(Value::Omitted));
-        // Pad-1 and Pad-2 take the value as a float attribute.
-        let specials = specials(if opset < 11 { DType::Float32 } else { dtype });
+        // Pad-1 and Pad-2 take the value as a float attribute, which the protobuf
+        // writers of tract and prost omit when it equals 0.0, as -0.0 does.
+        let mut specials = specials(if opset < 11 { DType::Float32 } else { dtype });
+        if opset < 11 {
+            specials.retain(|(name, _)| *name != "negative-zero");
+        }
         v.extend(specials.into_iter().map(|(name, e)| {
             Draft::new("value", &[2, 2], &[0, 1, 1, 0]).value(Value::Special(name, e))
         }));

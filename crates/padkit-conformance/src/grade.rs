@@ -1,6 +1,7 @@
 //! Grading an engine's answer to a case: pass, refused (a clear error), wrong (another
 //! output, or an output where the case must fail) or crash.
 
+use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use padkit::Tensor;
@@ -52,6 +53,19 @@ impl Verdict {
         }
     }
 
+    /// True for a refusal an engine declared with [`Answer::Unsupported`] (not an error
+    /// it raised).
+    ///
+    /// ```
+    /// use padkit_conformance::{Answer, Size, cases, grade};
+    /// let case = &cases(Size::Small)[0];
+    /// assert!(grade(case, Answer::Unsupported("no f32".into())).is_unsupported());
+    /// assert!(!grade(case, Answer::Error("no".into())).is_unsupported());
+    /// ```
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, Verdict::Refused(why) if why.starts_with(UNSUPPORTED))
+    }
+
     /// What happened, empty for a pass.
     ///
     /// ```
@@ -66,6 +80,9 @@ impl Verdict {
     }
 }
 
+/// How a refusal of an [`Answer::Unsupported`] begins.
+pub const UNSUPPORTED: &str = "unsupported: ";
+
 /// Grades `answer` against what `case` expects.
 ///
 /// ```
@@ -78,7 +95,7 @@ impl Verdict {
 pub fn grade(case: &Case, answer: Answer) -> Verdict {
     match (&case.expected, answer) {
         (_, Answer::Crash(why)) => Verdict::Crash(why),
-        (_, Answer::Unsupported(why)) => Verdict::Refused(format!("unsupported: {why}")),
+        (_, Answer::Unsupported(why)) => Verdict::Refused(format!("{UNSUPPORTED}{why}")),
         (Expected::Output(_), Answer::Error(why)) => Verdict::Refused(why),
         (Expected::Error(_), Answer::Error(_)) => Verdict::Pass,
         (Expected::Error(refusal), Answer::Output(got)) => Verdict::Wrong(format!(
@@ -103,13 +120,20 @@ pub fn grade(case: &Case, answer: Answer) -> Verdict {
 pub fn run_case(case: &Case, pad: impl FnOnce(&Case) -> Answer) -> Verdict {
     match catch_unwind(AssertUnwindSafe(|| pad(case))) {
         Ok(answer) => grade(case, answer),
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| payload.downcast_ref::<&str>().copied())
-                .unwrap_or("a panic without a message");
-            Verdict::Crash(format!("panicked: {message}"))
-        }
+        Err(payload) => Verdict::Crash(format!("panicked: {}", panic_message(&*payload))),
     }
+}
+
+/// The message of a panic's payload (a `String` or `&str`, as `panic!` makes them).
+///
+/// ```
+/// let payload = std::panic::catch_unwind(|| panic!("boom {}", 1)).unwrap_err();
+/// assert_eq!(padkit_conformance::grade::panic_message(&*payload), "boom 1");
+/// ```
+pub fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic without a message")
 }

@@ -1,0 +1,143 @@
+//! `padkit suite export`: padkit-conformance's catalogue in the ONNX backend-test layout
+//! (`CASE/model.onnx`, `CASE/test_data_set_0/input_K.pb` and `output_0.pb`), which
+//! `onnx.backend.test`, ONNX Runtime's test runner and `padkit conformance` read, with a
+//! `manifest.json` of every case's tags and expected result (the layout cannot say that a
+//! case must fail).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail, ensure};
+use padkit_conformance::manifest::OUTPUT_FILE;
+use padkit_conformance::report::{TABLE_BEGIN, TABLE_END, splice};
+use padkit_conformance::{Case, Expected, Manifest, Report, Size, cases};
+use prost::Message;
+
+use crate::model::PadModel;
+use crate::proto::tensor_to_proto;
+
+/// The catalogue's cases of `size` that carry every tag of `tags` (a whole tag such as
+/// `mode:reflect`, or its value, `reflect`).
+///
+/// ```
+/// use padkit_conformance::Size;
+/// let picked = padkit_cli::suite::select(Size::Small, &["wrap".into(), "opset:19".into()]);
+/// assert!(!picked.is_empty() && picked.iter().all(|c| c.has_tag("mode:wrap")));
+/// ```
+pub fn select(size: Size, tags: &[String]) -> Vec<Case> {
+    cases(size)
+        .into_iter()
+        .filter(|c| tags.iter().all(|t| c.has_tag(t)))
+        .collect()
+}
+
+/// Writes `cases` below `dir` and returns how many. `dir` must be absent, empty, or a
+/// suite exported before (whose cases are replaced).
+///
+/// ```
+/// use padkit_conformance::Size;
+/// let dir = std::env::temp_dir().join(format!("padkit-doc-suite-{}", std::process::id()));
+/// let picked = padkit_cli::suite::select(Size::Small, &["feature:crop".into()]);
+/// assert_eq!(padkit_cli::suite::export(&dir, &picked).unwrap(), picked.len());
+/// assert!(dir.join(&picked[0].name).join("model.onnx").is_file());
+/// assert!(dir.join("manifest.json").is_file());
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn export(dir: &Path, cases: &[Case]) -> Result<usize> {
+    prepare(dir)?;
+    for case in cases {
+        write_case(&dir.join(&case.name), case)
+            .with_context(|| format!("cannot write case {}", case.name))?;
+    }
+    let manifest = dir.join("manifest.json");
+    std::fs::write(&manifest, Manifest::of(cases).to_json())
+        .with_context(|| format!("cannot write {}", manifest.display()))?;
+    Ok(cases.len())
+}
+
+/// Makes `dir` ready: created if absent; a previous export's cases removed.
+fn prepare(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let manifest = dir.join("manifest.json");
+    if manifest.is_file() {
+        let text = std::fs::read_to_string(&manifest)
+            .with_context(|| format!("cannot read {}", manifest.display()))?;
+        let old = Manifest::from_json(&text)
+            .with_context(|| format!("{} is not a padkit suite manifest", manifest.display()))?;
+        for entry in old.cases {
+            ensure!(
+                is_plain_name(&entry.name),
+                "{} lists case {:?}, which is not a plain directory name",
+                manifest.display(),
+                entry.name
+            );
+            let case = dir.join(&entry.name);
+            if case.is_dir() {
+                std::fs::remove_dir_all(&case)
+                    .with_context(|| format!("cannot remove {}", case.display()))?;
+            }
+        }
+        std::fs::remove_file(&manifest)?;
+    }
+    let mut entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    if entries.next().is_some() {
+        bail!(
+            "{} holds files that are not a padkit suite; export into a new or empty directory",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\'])
+}
+
+fn write_case(dir: &Path, case: &Case) -> Result<()> {
+    let model = PadModel::from_case(case);
+    let proto = model.proto();
+    let set = dir.join("test_data_set_0");
+    std::fs::create_dir_all(&set)?;
+    std::fs::write(dir.join("model.onnx"), proto.encode_to_vec())?;
+    let names = proto.graph.iter().flat_map(|g| &g.input).map(|i| &i.name);
+    for (k, (name, t)) in names.zip(model.inputs()).enumerate() {
+        let tp = tensor_to_proto(&t, name);
+        std::fs::write(set.join(format!("input_{k}.pb")), tp.encode_to_vec())?;
+    }
+    if let Expected::Output(y) = &case.expected {
+        std::fs::write(
+            dir.join(OUTPUT_FILE),
+            tensor_to_proto(y, "y").encode_to_vec(),
+        )?;
+    }
+    Ok(())
+}
+
+/// Merges the JSON `reports` into the README table ([`Report::table`]) and prints it, or
+/// splices it into the Markdown file `update` between its conformance-table markers.
+pub fn table(reports: &[PathBuf], update: Option<&Path>) -> Result<()> {
+    let table = merged(reports)?.table();
+    let Some(path) = update else {
+        print!("{table}");
+        return Ok(());
+    };
+    let doc =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let new = splice(&doc, &table).with_context(|| {
+        format!(
+            "{} has no lines {TABLE_BEGIN:?} and {TABLE_END:?} to put the table between",
+            path.display()
+        )
+    })?;
+    std::fs::write(path, new).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The JSON reports at `paths`, merged in order.
+pub fn merged(paths: &[PathBuf]) -> Result<Report> {
+    let reports = paths.iter().map(|p| {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+        Report::from_json(&text).with_context(|| format!("{} is not a padkit report", p.display()))
+    });
+    Ok(Report::merge(reports.collect::<Result<Vec<_>>>()?))
+}
