@@ -7,6 +7,7 @@ use burn_onnx::ext::{
     ArgType, Argument, AttrKind, CodegenContext, CustomNode, CustomOp, DType, ProcessError,
     TensorData, TensorType, arg_to_ident,
 };
+use padkit::onnx::Source;
 use padkit::{PadMode, PadSpec};
 
 use crate::rewrite::PAD_DOMAIN;
@@ -77,7 +78,11 @@ impl Config {
                 ));
             }
         };
-        let mode = padkit::onnx::parse_mode(mode, opset).map_err(|e| error(node, e))?;
+        let signature = padkit::onnx::signature(opset);
+        signature
+            .check_inputs(node.inputs.len(), opset)
+            .map_err(|e| error(node, e))?;
+        let mode = signature.parse_mode(mode).map_err(|e| error(node, e))?;
         let ArgType::Tensor(TensorType { dtype, rank, .. }) = node
             .inputs
             .first()
@@ -101,8 +106,7 @@ impl Config {
             dtype,
             rank,
         };
-        if opset < 11 {
-            let name = if opset < 2 { "paddings" } else { "pads" };
+        if let Source::Attribute(name) = signature.pads {
             config.pads = Ints::Known(match node.attrs.kind(name) {
                 Some(AttrKind::Int64s) => node.attrs.get_i64s(name).unwrap_or_default().to_vec(),
                 _ => {
@@ -112,36 +116,31 @@ impl Config {
                     ));
                 }
             });
-            config.value = match node.attrs.kind("value") {
+        } else if !given.contains(&1) {
+            return Err(error(node, "input 'pads' is missing"));
+        } else {
+            config.pads = ints(node, 1, "pads", &[DType::I64])?;
+        }
+        config.value = match signature.value {
+            Source::Attribute(name) => match node.attrs.kind(name) {
                 None => Value::Zero,
                 Some(AttrKind::Float32) => {
-                    Value::Float(f64::from(node.attrs.get_f32("value").unwrap_or(0.0)))
+                    Value::Float(f64::from(node.attrs.get_f32(name).unwrap_or(0.0)))
                 }
                 Some(other) => {
                     return Err(error(
                         node,
-                        format!("attribute 'value' must be a float, it is {other:?}"),
+                        format!("attribute '{name}' must be a float, it is {other:?}"),
                     ));
                 }
-            };
-            return config.checked(node);
-        }
-        let slot = |ix: usize| given.contains(&ix);
-        if !slot(1) {
-            return Err(error(node, "input 'pads' is missing"));
-        }
-        config.pads = ints(node, 1, "pads", &[DType::I64])?;
-        if slot(2) {
-            config.value = value(node, 2, dtype)?;
-        }
-        if slot(3) {
-            if opset < 18 {
-                return Err(error(
-                    node,
-                    format!("input 'axes' needs opset 18 or later, the model uses opset {opset}"),
-                ));
-            }
-            config.axes = Some(ints(node, 3, "axes", &[DType::I64, DType::I32])?);
+            },
+            Source::Input(ix) if given.contains(&ix) => value(node, ix, dtype)?,
+            Source::Input(_) => Value::Zero,
+        };
+        if let Some(Source::Input(ix)) = signature.axes
+            && given.contains(&ix)
+        {
+            config.axes = Some(ints(node, ix, "axes", &[DType::I64, DType::I32])?);
         }
         config.checked(node)
     }

@@ -324,17 +324,6 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
     let name = describe(node);
     let pad = padkit_tract::parse_pad_node(node, opset).map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let slots = node.input.len();
-    let most = if opset < 11 {
-        1
-    } else if opset < 18 {
-        3
-    } else {
-        4
-    };
-    ensure!(
-        slots >= 1 && slots <= most,
-        "{name} has {slots} inputs; Pad-{opset} takes 1 to {most}"
-    );
     let given: Vec<usize> = (0..slots).filter(|&i| !node.input[i].is_empty()).collect();
     let get = |ix: usize| -> Result<&Tensor> {
         let slot = *given

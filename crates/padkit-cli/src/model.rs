@@ -2,6 +2,7 @@
 //! the test models of padkit-tract and the CLI.
 
 use padkit::Tensor;
+use padkit::onnx::Source;
 use padkit_conformance::Case;
 use tract_onnx::pb::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
@@ -134,15 +135,21 @@ impl PadModel {
                 ..Default::default()
             });
         }
-        let pads_attr = if self.opset < 2 { "paddings" } else { "pads" };
+        let signature = padkit::onnx::signature(self.opset);
+        // (an operand fed as an attribute where the version takes an input keeps its name)
+        let attr = |source, name| match source {
+            Source::Attribute(attr) => attr,
+            Source::Input(_) => name,
+        };
         self.operand(
             &mut g,
             &mut node,
-            pads_attr,
+            attr(signature.pads, "pads"),
             "pads",
             Some(&(ints(&self.pads.0), self.pads.1)),
         );
-        self.operand(&mut g, &mut node, "value", "value", self.value.as_ref());
+        let value_attr = attr(signature.value, "value");
+        self.operand(&mut g, &mut node, value_attr, "value", self.value.as_ref());
         let axes = self.axes.as_ref().map(|(a, f)| (ints(a), *f));
         self.operand(&mut g, &mut node, "axes", "axes", axes.as_ref());
         g.node.push(node);

@@ -2,7 +2,7 @@
 //! deterministically, each case's expected output computed by the naive
 //! [`reference`](crate::reference).
 
-use padkit::onnx::{PAD_VERSIONS, check_type, modes_for};
+use padkit::onnx::{PAD_VERSIONS, Source, check_type, modes_for, signature};
 use padkit::{DType, PadMode, Tensor};
 
 use crate::case::{Case, Expected, Feed, Feeds, Refusal};
@@ -141,7 +141,7 @@ impl Draft {
     }
 
     fn build(self, opset: i64, mode: PadMode, dtype: DType) -> Case {
-        let attributes = opset < 11;
+        let attributes = matches!(signature(opset).pads, Source::Attribute(_));
         let mut feeds = self.feeds;
         if attributes {
             feeds.pads = Feed::Attribute;
@@ -260,8 +260,9 @@ fn typed_features(opset: i64, mode: PadMode, dtype: DType) -> Vec<Draft> {
         v.push(Draft::new("default-value", &[2, 2], &[1, 0, 0, 1]).value(Value::Omitted));
         // Pad-1 and Pad-2 take the value as a float attribute, which the protobuf
         // writers of tract and prost omit when it equals 0.0, as -0.0 does.
-        let mut specials = specials(if opset < 11 { DType::Float32 } else { dtype });
-        if opset < 11 {
+        let attribute = matches!(signature(opset).value, Source::Attribute(_));
+        let mut specials = specials(if attribute { DType::Float32 } else { dtype });
+        if attribute {
             specials.retain(|(name, _)| *name != "negative-zero");
         }
         v.extend(specials.into_iter().map(|(name, e)| {
@@ -289,7 +290,7 @@ fn shape_features(opset: i64, mode: PadMode) -> Vec<Draft> {
         default.mode_attribute = false;
         v.push(default);
     }
-    if opset >= 11 {
+    if signature(opset).pads == Source::Input(1) {
         v.push(Draft::new("runtime-pads", &[2, 3], &[1, 0, 0, 2]).feeds(
             Input,
             Initializer,
@@ -322,7 +323,7 @@ fn shape_features(opset: i64, mode: PadMode) -> Vec<Draft> {
             );
         }
     }
-    if opset >= 18 {
+    if signature(opset).axes.is_some() {
         v.extend([
             Draft::new("axes-subset", &[2, 3, 4], &[1, 2]).axes(&[1]),
             Draft::new("axes-negative", &[2, 3, 4], &[1, 0, 2, 1]).axes(&[-1, 0]),

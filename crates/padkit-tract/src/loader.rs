@@ -1,6 +1,7 @@
 //! Reads an ONNX Pad node for the model's opset.
 
 use padkit::PadMode;
+use padkit::onnx::{Signature, Source};
 use tract_hir::internal::*;
 use tract_onnx::model::{ParsingContext, optional_inputs};
 use tract_onnx::pb::attribute_proto::AttributeType;
@@ -8,7 +9,8 @@ use tract_onnx::pb::{AttributeProto, NodeProto};
 
 use crate::OnnxPad;
 
-/// The `OpBuilder` for ONNX `Pad`, every opset.
+/// The `OpBuilder` for ONNX `Pad`, every opset, as [`padkit::onnx::signature`] states
+/// each version:
 ///
 /// - opset 1: `paddings` and `value` attributes;
 /// - opsets 2–10: `pads` and `value` attributes;
@@ -39,7 +41,8 @@ pub fn pad_builder(
 ///   before opset 19;
 /// - below opset 11, the `paddings` (opset 1) or `pads` attribute is missing or not a
 ///   list of ints, or the `value` attribute is not a float;
-/// - from opset 11, the node has an `axes` input before opset 18.
+/// - the node has more inputs than its Pad version takes (an `axes` input before opset
+///   18, any input but the data before opset 11).
 ///
 /// ```
 /// use tract_onnx::pb::NodeProto;
@@ -49,54 +52,56 @@ pub fn pad_builder(
 /// assert!(padkit_tract::parse_pad_node(&node, 13).is_err()); // axes need opset 18
 /// ```
 pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
-    let mode = parse_mode(node, opset)?;
+    let signature = padkit::onnx::signature(opset);
     let name = node.name.clone();
-    Ok(if opset < 11 {
-        let attr = if opset < 2 { "paddings" } else { "pads" };
-        let pads = attribute(node, attr, AttributeType::Ints)?
-            .map(|a| a.ints.clone())
-            .with_context(|| {
-                format!("Pad node {name:?} (opset {opset}): attribute '{attr}' is missing")
-            })?;
-        let value = attribute(node, "value", AttributeType::Float)?.map_or(0.0, |a| a.f);
-        OnnxPad {
-            node: name,
-            opset,
-            mode,
-            attr_pads: Some(pads),
-            attr_value: Some(value.to_bits()),
-            value_input: None,
-            axes_input: None,
+    let fail = |e: padkit::PadError| format_err!("Pad node {name:?}: {e}");
+    signature
+        .check_inputs(node.input.len(), opset)
+        .map_err(fail)?;
+    let mode = parse_mode(node, &signature)?;
+    // Operands read from inputs are wired by position among the non-empty inputs (the
+    // input count, checked above, leaves none where the version has attributes).
+    let mut optional = optional_inputs(node).skip(2);
+    let value_input = optional.next().flatten();
+    let axes_input = optional.next().flatten();
+    let attr_pads = match signature.pads {
+        Source::Attribute(attr) => Some(
+            attribute(node, attr, AttributeType::Ints)?
+                .map(|a| a.ints.clone())
+                .with_context(|| {
+                    format!("Pad node {name:?} (opset {opset}): attribute '{attr}' is missing")
+                })?,
+        ),
+        Source::Input(_) => None,
+    };
+    let attr_value = match signature.value {
+        Source::Attribute(attr) => {
+            let value = attribute(node, attr, AttributeType::Float)?.map_or(0.0, |a| a.f);
+            Some(value.to_bits())
         }
-    } else {
-        let mut optional = optional_inputs(node).skip(2);
-        let value_input = optional.next().flatten();
-        let axes_input = optional.next().flatten();
-        if axes_input.is_some() && opset < 18 {
-            bail!(
-                "Pad node {name:?}: input 'axes' needs opset 18 or later, the model uses opset {opset}"
-            );
-        }
-        OnnxPad {
-            node: name,
-            opset,
-            mode,
-            attr_pads: None,
-            attr_value: None,
-            value_input,
-            axes_input,
-        }
+        Source::Input(_) => None,
+    };
+    Ok(OnnxPad {
+        node: name,
+        opset,
+        mode,
+        value_input,
+        axes_input,
+        attr_pads,
+        attr_value,
     })
 }
 
-/// The `mode` attribute, checked against the opset.
-fn parse_mode(node: &NodeProto, opset: i64) -> TractResult<PadMode> {
+/// The `mode` attribute, checked against the Pad version.
+fn parse_mode(node: &NodeProto, signature: &Signature) -> TractResult<PadMode> {
     let text = match attribute(node, "mode", AttributeType::String)? {
         Some(a) => std::str::from_utf8(&a.s)
             .map_err(|_| format_err!("Pad node {:?}: attribute 'mode' is not UTF-8", node.name))?,
         None => "constant",
     };
-    padkit::onnx::parse_mode(text, opset).map_err(|e| format_err!("Pad node {:?}: {e}", node.name))
+    signature
+        .parse_mode(text)
+        .map_err(|e| format_err!("Pad node {:?}: {e}", node.name))
 }
 
 /// The attribute `name` of `node`, which must have type `ty` when present.

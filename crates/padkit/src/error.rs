@@ -259,6 +259,26 @@ pub enum PadError {
         /// The model's opset.
         opset: i64,
     },
+    /// An input of ONNX Pad used before the opset that introduced it.
+    #[error("input '{input}' needs opset {since} or later, the model uses opset {opset}")]
+    InputNeedsOpset {
+        /// The input's name in the ONNX spec.
+        input: &'static str,
+        /// The first opset that has it.
+        since: i64,
+        /// The model's opset.
+        opset: i64,
+    },
+    /// A Pad node with more inputs than its version takes, or none.
+    #[error("Pad-{version} takes {} input{}, the node has {got}", if *max == 1 { "1".to_string() } else { format!("1 to {max}") }, if *max == 1 { "" } else { "s" })]
+    InputCount {
+        /// The Pad version.
+        version: i64,
+        /// The most inputs it takes.
+        max: usize,
+        /// The node's inputs.
+        got: usize,
+    },
     /// An element type the model's version of ONNX Pad does not take.
     #[error("Pad-{version} does not take element type {dtype} (Pad-{since} does)")]
     TypeNeedsOpset {

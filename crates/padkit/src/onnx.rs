@@ -1,9 +1,141 @@
-//! What each ONNX version of Pad allows, for loaders of ONNX models.
+//! What each ONNX version of Pad allows, for loaders of ONNX models: its [`signature`]
+//! (where pads, value and axes come from, how many inputs it takes), the modes and the
+//! element types of each version. padkit-tract's loader, padkit-burn-onnx and the `padkit`
+//! CLI all read Pad nodes through it, so a new Pad version is one edit here.
 
 use crate::{DType, PadError, PadMode, Result};
 
 /// Every version of ONNX Pad.
 pub const PAD_VERSIONS: [i64; 10] = [1, 2, 11, 13, 18, 19, 21, 23, 24, 25];
+
+/// Where a Pad version reads an operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A node attribute of this name.
+    Attribute(&'static str),
+    /// The node's input at this position (0 is the data).
+    Input(usize),
+}
+
+/// What one ONNX Pad version takes.
+///
+/// ```
+/// use padkit::onnx::{Source, signature};
+/// let pad1 = signature(1);
+/// assert_eq!((pad1.pads, pad1.value), (Source::Attribute("paddings"), Source::Attribute("value")));
+/// let pad18 = signature(18);
+/// assert_eq!((pad18.pads, pad18.axes), (Source::Input(1), Some(Source::Input(3))));
+/// assert_eq!(signature(17).version, 13);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature {
+    /// The Pad version (one of [`PAD_VERSIONS`]).
+    pub version: i64,
+    /// Where the pads come from: the `paddings` (Pad-1) or `pads` (Pad-2) attribute, a
+    /// list of ints, or input 1.
+    pub pads: Source,
+    /// Where the constant comes from: the optional float attribute `value` (Pad-1, Pad-2),
+    /// or the optional input 2, a scalar of the data's type.
+    pub value: Source,
+    /// Where the axes come from: the optional input 3, from Pad-18.
+    pub axes: Option<Source>,
+    /// The modes the `mode` attribute may name.
+    pub modes: Vec<PadMode>,
+}
+
+/// The signature of the Pad version a model of `opset` uses (the newest version at or
+/// below it; opsets below 1 read as Pad-1).
+pub fn signature(opset: i64) -> Signature {
+    let version = PAD_VERSIONS
+        .iter()
+        .rev()
+        .find(|&&v| v <= opset)
+        .copied()
+        .unwrap_or(1);
+    let (pads, value) = match version {
+        1 => (Source::Attribute("paddings"), Source::Attribute("value")),
+        2 => (Source::Attribute("pads"), Source::Attribute("value")),
+        _ => (Source::Input(1), Source::Input(2)),
+    };
+    Signature {
+        version,
+        pads,
+        value,
+        axes: (version >= 18).then_some(Source::Input(3)),
+        modes: modes_for(version),
+    }
+}
+
+impl Signature {
+    /// The most inputs a node of this version has (empty names of omitted optional
+    /// inputs included): the data, then each operand read from an input.
+    ///
+    /// ```
+    /// use padkit::onnx::signature;
+    /// assert_eq!([1, 11, 18].map(|v| signature(v).max_inputs()), [1, 3, 4]);
+    /// ```
+    pub fn max_inputs(&self) -> usize {
+        let operands = [Some(self.pads), Some(self.value), self.axes];
+        1 + operands
+            .iter()
+            .filter(|s| matches!(s, Some(Source::Input(_))))
+            .count()
+    }
+
+    /// Checks a node's input count (`inputs`, empty names included) for a model of
+    /// `opset`.
+    ///
+    /// # Errors
+    ///
+    /// [`PadError::InputNeedsOpset`] for an `axes` input before Pad-18, and
+    /// [`PadError::InputCount`] for no input, or more than [`Signature::max_inputs`].
+    ///
+    /// ```
+    /// use padkit::onnx::signature;
+    /// assert!(signature(18).check_inputs(4, 18).is_ok());
+    /// assert_eq!(
+    ///     signature(13).check_inputs(4, 13).unwrap_err().to_string(),
+    ///     "input 'axes' needs opset 18 or later, the model uses opset 13"
+    /// );
+    /// assert_eq!(
+    ///     signature(2).check_inputs(2, 2).unwrap_err().to_string(),
+    ///     "Pad-2 takes 1 input, the node has 2"
+    /// );
+    /// ```
+    pub fn check_inputs(&self, inputs: usize, opset: i64) -> Result<()> {
+        let max = self.max_inputs();
+        if inputs == 4 && self.axes.is_none() && max == 3 {
+            return Err(PadError::InputNeedsOpset {
+                input: "axes",
+                since: 18,
+                opset,
+            });
+        }
+        if inputs == 0 || inputs > max {
+            return Err(PadError::InputCount {
+                version: self.version,
+                max,
+                got: inputs,
+            });
+        }
+        Ok(())
+    }
+
+    /// The `mode` attribute's text as one of this version's modes.
+    ///
+    /// # Errors
+    ///
+    /// As [`parse_mode`].
+    ///
+    /// ```
+    /// use padkit::onnx::signature;
+    /// assert!(signature(19).parse_mode("wrap").is_ok());
+    /// assert!(signature(18).parse_mode("wrap").is_err());
+    /// ```
+    pub fn parse_mode(&self, text: &str) -> Result<PadMode> {
+        parse_mode(text, self.version)
+    }
+}
 
 /// The modes ONNX Pad allows at `opset` (wrap from 19; symmetric never).
 ///
