@@ -80,7 +80,7 @@ impl Config {
         };
         let signature = padkit::onnx::signature(opset);
         signature
-            .check_inputs(node.inputs.len(), opset)
+            .check_inputs(node.inputs.len())
             .map_err(|e| error(node, e))?;
         let mode = signature.parse_mode(mode).map_err(|e| error(node, e))?;
         let ArgType::Tensor(TensorType { dtype, rank, .. }) = node

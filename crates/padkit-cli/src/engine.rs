@@ -7,7 +7,9 @@ use anyhow::{Context, Result, ensure};
 use padkit::{DType, Tensor};
 use tract_onnx::pb::ModelProto;
 
-use crate::graph::{Outcome, PadCall, PadResult, check_model, evaluate, graph_inputs_for};
+use crate::graph::{
+    Outcome, PadCall, PadResult, check_model, evaluate, graph_inputs_for, uses_interior,
+};
 use crate::isolate::isolated;
 
 /// Which engine runs a model.
@@ -98,6 +100,11 @@ pub fn run(
     check_model(model)?;
     check_inputs(model, inputs)?;
     let name = engine.name();
+    if engine == Engine::Tract && uses_interior(model) {
+        return Ok(Outcome::Unsupported(
+            "padkit-tract does not run interior padding (padkit's domain)".into(),
+        ));
+    }
     isolated(name, || match engine {
         Engine::Core => evaluate(model, inputs, name, &|call| {
             core_pad(call, max_output_bytes)

@@ -9,6 +9,7 @@ use padkit::{DType, PadSpec, Tensor};
 use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
 
 use crate::proto::{check_proto, tensor_from_proto};
+use padkit::onnx::PADKIT_DOMAIN;
 
 /// The newest ONNX opset of the default domain padkit knows: onnx 1.23's. Pad-25 is the
 /// Pad of opsets 25 to 28, so a model that `onnx.helper.make_model` stamps with the newest
@@ -206,10 +207,8 @@ pub fn evaluate(
         values.insert(name, t.clone());
     }
     for node in &g.node {
-        let supported = is_default_domain(node)
-            && ["Pad", "Constant", "Identity"].contains(&node.op_type.as_str());
         ensure!(
-            supported,
+            is_pad_graph_node(node),
             "the {engine} engine evaluates graphs of Pad, Constant and Identity nodes; {} is not one \
              (run the model with --engine tract)",
             describe(node)
@@ -253,11 +252,25 @@ pub fn evaluate(
 
 /// True for graphs of Pad, Constant and Identity nodes only, whose outputs are exact.
 pub fn is_pad_graph(model: &ModelProto) -> bool {
-    model.graph.as_ref().is_some_and(|g| {
-        g.node.iter().all(|n| {
-            is_default_domain(n) && ["Pad", "Constant", "Identity"].contains(&n.op_type.as_str())
-        })
+    model
+        .graph
+        .as_ref()
+        .is_some_and(|g| g.node.iter().all(is_pad_graph_node))
+}
+
+/// True when a node of the model's graph is padkit's own Pad with interior padding.
+pub fn uses_interior(model: &ModelProto) -> bool {
+    model.graph.iter().flat_map(|g| &g.node).any(|n| {
+        n.domain == PADKIT_DOMAIN
+            && n.op_type == "Pad"
+            && n.attribute.iter().any(|a| a.name == "interior")
     })
+}
+
+/// A node of a Pad graph: ONNX's Pad, Constant or Identity, or padkit's own Pad.
+fn is_pad_graph_node(node: &NodeProto) -> bool {
+    (is_default_domain(node) && ["Pad", "Constant", "Identity"].contains(&node.op_type.as_str()))
+        || (node.domain == PADKIT_DOMAIN && node.op_type == "Pad")
 }
 
 /// The graph inputs a caller feeds (those without an initializer), in order.
@@ -332,7 +345,7 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
         operand(values, node, slot)
     };
     let x = get(0)?;
-    padkit::onnx::check_type(x.dtype(), opset).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    padkit::onnx::check_type(x.dtype(), pad.opset).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let ints = |t: &Tensor, what: &str, allowed: &[DType]| -> Result<Vec<i64>> {
         ensure!(
             allowed.contains(&t.dtype()),
@@ -387,6 +400,7 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
         spec: PadSpec {
             pads,
             axes,
+            interior: pad.interior,
             mode: pad.mode,
             ..PadSpec::default()
         },

@@ -38,6 +38,10 @@ pub struct PadModel {
     pub value: Option<(Tensor, Feed)>,
     /// Axes and how they are fed.
     pub axes: Option<(Vec<i64>, Feed)>,
+    /// The Pad node's domain (empty: ONNX's; [`padkit::onnx::PADKIT_DOMAIN`]: padkit's own Pad).
+    pub domain: String,
+    /// The `interior` attribute (padkit's domain).
+    pub interior: Option<Vec<i64>>,
 }
 
 impl PadModel {
@@ -52,6 +56,8 @@ impl PadModel {
             pads: (pads, feed),
             value: None,
             axes: None,
+            domain: String::new(),
+            interior: None,
         }
     }
 
@@ -79,6 +85,8 @@ impl PadModel {
         }
         m.value = case.value.clone().map(|v| (v, case.feeds.value));
         m.axes = case.axes.clone().map(|a| (a, case.feeds.axes));
+        m.domain.clone_from(&case.domain);
+        m.interior.clone_from(&case.interior);
         m
     }
 
@@ -123,6 +131,7 @@ impl PadModel {
         let mut node = NodeProto {
             name: "the_pad".into(),
             op_type: "Pad".into(),
+            domain: self.domain.clone(),
             input: vec!["x".into()],
             output: vec!["y".into()],
             ..Default::default()
@@ -135,7 +144,15 @@ impl PadModel {
                 ..Default::default()
             });
         }
-        let signature = padkit::onnx::signature(self.opset);
+        if let Some(interior) = &self.interior {
+            node.attribute.push(AttributeProto {
+                name: "interior".into(),
+                r#type: 7,
+                ints: interior.clone(),
+                ..Default::default()
+            });
+        }
+        let signature = padkit::onnx::node_signature(&self.domain, self.opset);
         // (an operand fed as an attribute where the version takes an input keeps its name)
         let attr = |source, name| match source {
             Source::Attribute(attr) => attr,
@@ -157,13 +174,25 @@ impl PadModel {
             .push(value_info("y", self.data.dtype().onnx_code(), None));
         ModelProto {
             ir_version: ir_version(self.opset),
-            opset_import: vec![OperatorSetIdProto {
-                domain: String::new(),
-                version: self.opset,
-            }],
+            opset_import: self.opset_import(),
             graph: Some(g),
             ..Default::default()
         }
+    }
+
+    /// ONNX's domain at the model's opset, and padkit's at version 1 where the node is in it.
+    fn opset_import(&self) -> Vec<OperatorSetIdProto> {
+        let mut imports = vec![OperatorSetIdProto {
+            domain: String::new(),
+            version: self.opset,
+        }];
+        if !self.domain.is_empty() {
+            imports.push(OperatorSetIdProto {
+                domain: self.domain.clone(),
+                version: 1,
+            });
+        }
+        imports
     }
 
     fn dims(&self) -> Vec<Dimension> {

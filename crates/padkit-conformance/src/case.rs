@@ -69,6 +69,9 @@ pub struct Case {
     pub tags: Vec<String>,
     /// The ONNX opset of the model (its Pad version).
     pub opset: i64,
+    /// The Pad node's domain: empty for ONNX's, [`padkit::onnx::PADKIT_DOMAIN`] for
+    /// padkit's own Pad (symmetric mode, interior padding).
+    pub domain: String,
     /// The mode.
     pub mode: PadMode,
     /// Whether the model writes the `mode` attribute (ONNX's default is constant).
@@ -79,6 +82,8 @@ pub struct Case {
     pub pads: Vec<i64>,
     /// The padded axes (`None`: all of them).
     pub axes: Option<Vec<i64>>,
+    /// Interior padding per padded axis (padkit's domain only).
+    pub interior: Option<Vec<i64>>,
     /// The constant value as the model gives it (`None`: omitted, the fill is zero):
     /// a scalar of the data's type from opset 11, an `f32` attribute before.
     pub value: Option<Tensor>,
@@ -109,11 +114,10 @@ impl Case {
     /// assert_eq!(case.spec().pads, case.pads);
     /// ```
     pub fn spec(&self) -> PadSpec {
-        let spec = PadSpec::new(self.pads.clone()).with_mode(self.mode);
-        match &self.axes {
-            Some(a) => spec.with_axes(a.clone()),
-            None => spec,
-        }
+        let mut spec = PadSpec::new(self.pads.clone()).with_mode(self.mode);
+        spec.axes.clone_from(&self.axes);
+        spec.interior.clone_from(&self.interior);
+        spec
     }
 
     /// True when the case carries `tag` (a whole tag such as `feature:crop`, or just its

@@ -2,7 +2,7 @@
 //! deterministically, each case's expected output computed by the naive
 //! [`reference`](crate::reference).
 
-use padkit::onnx::{PAD_VERSIONS, Source, check_type, modes_for, signature};
+use padkit::onnx::{PAD_VERSIONS, PADKIT_DOMAIN, Source, check_type, modes_for, signature};
 use padkit::{DType, PadMode, Tensor};
 
 use crate::case::{Case, Expected, Feed, Feeds, Refusal};
@@ -63,7 +63,51 @@ pub fn cases(size: Size) -> Vec<Case> {
                 .map(|(mode, dtype, d)| d.build(opset, mode, dtype)),
         );
     }
+    // padkit's own Pad: symmetric mode with every feature, interior padding.
+    for &dtype in DType::ALL {
+        let representative = representative(dtype, newest);
+        let mut drafts: Vec<(PadMode, Draft)> = typed_features(newest, PadMode::Symmetric, dtype)
+            .into_iter()
+            .chain(interior_features())
+            .map(|d| (d.mode.unwrap_or(PadMode::Symmetric), d))
+            .collect();
+        if representative {
+            let shape = shape_features(newest, PadMode::Symmetric);
+            drafts.extend(shape.into_iter().map(|d| (PadMode::Symmetric, d)));
+        }
+        for (mode, d) in drafts {
+            if size == Size::Full || representative || d.feature == "pad" {
+                out.push(d.own().build(newest, mode, dtype));
+            }
+        }
+    }
     out
+}
+
+/// Interior padding, in padkit's domain: constant mode unless the draft says otherwise.
+fn interior_features() -> Vec<Draft> {
+    let constant = Some(PadMode::Constant);
+    let mut v: Vec<Draft> = [
+        Draft::new("interior", &[2, 3], &[1, 0, 0, 1]).interior(&[1, 2]),
+        Draft::new("interior-crop", &[3, 4], &[-1, 1, 0, -2]).interior(&[1, 1]),
+        Draft::new("interior-size-1-axis", &[1, 3], &[0, 1, 1, 0]).interior(&[3, 1]),
+        Draft::new("interior-empty-axis", &[0, 3], &[0, 1, 0, 1]).interior(&[2, 1]),
+        Draft::new("interior-axes", &[2, 3, 4], &[1, 2])
+            .axes(&[-1])
+            .interior(&[2]),
+        Draft::new("interior-negative", &[2, 3], &[0, 0, 0, 0]).interior(&[0, -1]),
+        Draft::new("interior-length", &[2, 3], &[0, 0, 0, 0]).interior(&[1]),
+    ]
+    .into_iter()
+    .map(|mut d| {
+        d.mode = constant;
+        d
+    })
+    .collect();
+    let mut reflect = Draft::new("interior-reflect", &[2, 3], &[0, 1, 0, 1]).interior(&[0, 1]);
+    reflect.mode = Some(PadMode::Reflect);
+    v.push(reflect);
+    v
 }
 
 /// The versions the small catalogue runs every feature at: each one that changed Pad's
@@ -100,6 +144,12 @@ struct Draft {
     mode_attribute: bool,
     /// Set for models that break their version's signature.
     signature: Option<&'static str>,
+    /// Interior padding per padded axis (padkit's domain).
+    interior: Option<Vec<i64>>,
+    /// The mode, where the draft needs one (the catalogue's loop gives the others theirs).
+    mode: Option<PadMode>,
+    /// True for padkit's own Pad ([`PADKIT_DOMAIN`]).
+    own: bool,
 }
 
 impl Draft {
@@ -117,7 +167,20 @@ impl Draft {
             },
             mode_attribute: true,
             signature: None,
+            interior: None,
+            mode: None,
+            own: false,
         }
+    }
+
+    fn interior(mut self, interior: &[i64]) -> Draft {
+        self.interior = Some(interior.to_vec());
+        self
+    }
+
+    fn own(mut self) -> Draft {
+        self.own = true;
+        self
     }
 
     fn axes(mut self, axes: &[i64]) -> Draft {
@@ -177,7 +240,7 @@ impl Draft {
             shape: self.shape.clone(),
             pads: self.pads.clone(),
             axes: self.axes.clone(),
-            interior: None,
+            interior: self.interior.clone(),
             mode,
         };
         let expected = match self.signature {
@@ -191,8 +254,13 @@ impl Draft {
             Value::Special(name, _) if constant => format!("{}-{name}", self.feature),
             _ => self.feature.clone(),
         };
+        let version = if self.own {
+            format!("{PADKIT_DOMAIN}-1")
+        } else {
+            opset.to_string()
+        };
         let mut tags = vec![
-            format!("opset:{opset}"),
+            format!("opset:{version}"),
             format!("mode:{mode}"),
             format!("type:{}", dtype.name()),
             format!("feature:{feature}"),
@@ -211,17 +279,28 @@ impl Draft {
             Expected::Error(_) => tags.push("must-error".into()),
             Expected::Output(_) => {}
         }
-        let name = format!("test_padkit_opset{opset}_{mode}_{}_{feature}", dtype.name())
+        let prefix = if self.own {
+            "padkit_domain".to_string()
+        } else {
+            format!("opset{opset}")
+        };
+        let name = format!("test_padkit_{prefix}_{mode}_{}_{feature}", dtype.name())
             .replace(['-', '.'], "_");
         Case {
             name,
             tags,
             opset,
+            domain: if self.own {
+                PADKIT_DOMAIN.into()
+            } else {
+                String::new()
+            },
             mode,
             mode_attribute: self.mode_attribute,
             input,
             pads: self.pads,
             axes: self.axes,
+            interior: self.interior,
             value,
             fill: tensor(dtype, &[1], &[fill]),
             feeds,

@@ -5,7 +5,8 @@
 //! and empty axes, scalars, axes subsets with negative and repeated entries, operands
 //! fed at run time or by `Constant` nodes, special fill values such as NaN, -0.0 and
 //! the integer limits, pads at the `i64` limits, models that break their version's
-//! signature). Each case carries tags and what a conforming engine gives: the output,
+//! signature), and padkit's own Pad (domain `ai.padkit`: symmetric mode with every
+//! feature, interior padding). Each case carries tags and what a conforming engine gives: the output,
 //! computed by a naive [`reference`] Pad written from the rules alone, or the class
 //! of error it must raise.
 //!

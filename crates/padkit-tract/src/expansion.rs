@@ -14,10 +14,14 @@ use crate::shape::symbolic_output_shape;
 pub struct OnnxPad {
     /// The node's name, for error messages.
     pub node: String,
-    /// The model's opset of the default domain (which Pad version this is).
+    /// The opset whose element types the node takes: the model's opset of the default
+    /// domain, or the newest Pad's for padkit's own domain.
     pub opset: i64,
     /// The padding mode.
     pub mode: PadMode,
+    /// Interior padding (the `interior` attribute of padkit's own domain), which the
+    /// loader refuses: the tract op does not run it.
+    pub interior: Option<Vec<i64>>,
     /// Pads from the `pads`/`paddings` attribute (opsets 1–10).
     pub attr_pads: Option<Vec<i64>>,
     /// Bits of the f32 `value` attribute (opsets 1–10).

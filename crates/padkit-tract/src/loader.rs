@@ -1,7 +1,7 @@
 //! Reads an ONNX Pad node for the model's opset.
 
 use padkit::PadMode;
-use padkit::onnx::{Signature, Source};
+use padkit::onnx::{PADKIT_DOMAIN, Signature, Source};
 use tract_hir::internal::*;
 use tract_onnx::model::{ParsingContext, optional_inputs};
 use tract_onnx::pb::attribute_proto::AttributeType;
@@ -24,13 +24,19 @@ pub fn pad_builder(
     ctx: &ParsingContext,
     node: &NodeProto,
 ) -> TractResult<(Box<dyn InferenceOp>, Vec<String>)> {
-    Ok((
-        expand(parse_pad_node(node, ctx.onnx_operator_set_version)?),
-        vec![],
-    ))
+    let pad = parse_pad_node(node, ctx.onnx_operator_set_version)?;
+    if pad.interior.is_some() {
+        bail!(
+            "Pad node {:?} ({PADKIT_DOMAIN}): padkit-tract does not run interior padding \
+             (padkit's core and padkit-burn do)",
+            pad.node
+        );
+    }
+    Ok((expand(pad), vec![]))
 }
 
-/// Reads a Pad node's attributes and optional inputs for `opset`.
+/// Reads a Pad node's attributes and optional inputs for `opset` (of ONNX's domain, or of
+/// [`PADKIT_DOMAIN`] for padkit's own Pad: symmetric mode and interior padding).
 ///
 /// `value_input` and `axes_input` index the node's non-empty inputs, as tract wires them.
 ///
@@ -52,12 +58,10 @@ pub fn pad_builder(
 /// assert!(padkit_tract::parse_pad_node(&node, 13).is_err()); // axes need opset 18
 /// ```
 pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
-    let signature = padkit::onnx::signature(opset);
+    let signature = padkit::onnx::node_signature(&node.domain, opset);
     let name = node.name.clone();
     let fail = |e: padkit::PadError| format_err!("Pad node {name:?}: {e}");
-    signature
-        .check_inputs(node.input.len(), opset)
-        .map_err(fail)?;
+    signature.check_inputs(node.input.len()).map_err(fail)?;
     let mode = parse_mode(node, &signature)?;
     // Operands read from inputs are wired by position among the non-empty inputs (the
     // input count, checked above, leaves none where the version has attributes).
@@ -81,10 +85,17 @@ pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
         }
         Source::Input(_) => None,
     };
+    let interior = match signature.interior {
+        Some(Source::Attribute(attr)) => {
+            attribute(node, attr, AttributeType::Ints)?.map(|a| a.ints.clone())
+        }
+        _ => None,
+    };
     Ok(OnnxPad {
         node: name,
-        opset,
+        opset: signature.types_of,
         mode,
+        interior,
         value_input,
         axes_input,
         attr_pads,

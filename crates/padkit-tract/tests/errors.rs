@@ -185,3 +185,41 @@ fn pads_of_the_wrong_type_or_rank() {
         assert!(format!("{e:#}").contains(want), "{e:#}");
     }
 }
+
+/// padkit's own Pad (`ai.padkit`): symmetric loads; interior padding, which the tract op
+/// does not run, is refused at load with a message saying so; and symmetric is not an
+/// ONNX mode.
+#[test]
+fn padkit_domain_interior_is_refused_and_symmetric_needs_the_domain() {
+    let mut m = PadModel::new(25, "constant", x(), vec![1, 0, 0, 1], Feed::Initializer);
+    m.domain = padkit::onnx::PADKIT_DOMAIN.into();
+    m.interior = Some(vec![1, 0]);
+    let e = error(m);
+    assert!(
+        e.contains("Pad node \"the_pad\" (ai.padkit): padkit-tract does not run interior padding"),
+        "{e}"
+    );
+    let e = error(PadModel::new(
+        25,
+        "symmetric",
+        x(),
+        vec![1, 0, 0, 1],
+        Feed::Initializer,
+    ));
+    assert!(e.contains("attribute 'mode' is \"symmetric\""), "{e}");
+    let mut m = PadModel::new(25, "symmetric", x(), vec![1, 0, 0, 1], Feed::Initializer);
+    m.domain = padkit::onnx::PADKIT_DOMAIN.into();
+    let model = padkit_tract::onnx()
+        .model_for_proto_model(&m.proto())
+        .unwrap();
+    let out = model
+        .into_runnable()
+        .unwrap()
+        .run(tvec![
+            padkit_cli::tract_engine::to_tract(&x())
+                .unwrap()
+                .into_tvalue()
+        ])
+        .unwrap();
+    assert_eq!(out[0].shape(), &[3, 4]);
+}

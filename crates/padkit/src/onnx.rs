@@ -17,6 +17,12 @@ pub enum Source {
     Input(usize),
 }
 
+/// The ONNX domain of padkit's own Pad: ONNX's newest Pad (inputs `data`, `pads`,
+/// optional `constant_value` and `axes`, every element type) plus the mode `symmetric` and
+/// the attribute `interior` (ints, one per padded axis: fill values inserted between
+/// adjacent elements, constant mode only), at version 1.
+pub const PADKIT_DOMAIN: &str = "ai.padkit";
+
 /// What one ONNX Pad version takes.
 ///
 /// ```
@@ -29,7 +35,9 @@ pub enum Source {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
-    /// The Pad version (one of [`PAD_VERSIONS`]).
+    /// The model's opset of the node's domain.
+    pub opset: i64,
+    /// The Pad version (one of [`PAD_VERSIONS`]; 1 in [`PADKIT_DOMAIN`]).
     pub version: i64,
     /// Where the pads come from: the `paddings` (Pad-1) or `pads` (Pad-2) attribute, a
     /// list of ints, or input 1.
@@ -39,8 +47,13 @@ pub struct Signature {
     pub value: Source,
     /// Where the axes come from: the optional input 3, from Pad-18.
     pub axes: Option<Source>,
+    /// Where the interior padding comes from: the attribute `interior`, in
+    /// [`PADKIT_DOMAIN`] only.
+    pub interior: Option<Source>,
     /// The modes the `mode` attribute may name.
     pub modes: Vec<PadMode>,
+    /// The opset whose element types the node takes (every type in [`PADKIT_DOMAIN`]).
+    pub types_of: i64,
 }
 
 /// The signature of the Pad version a model of `opset` uses (the newest version at or
@@ -58,15 +71,47 @@ pub fn signature(opset: i64) -> Signature {
         _ => (Source::Input(1), Source::Input(2)),
     };
     Signature {
+        opset,
         version,
         pads,
         value,
         axes: (version >= 18).then_some(Source::Input(3)),
+        interior: None,
         modes: modes_for(version),
+        types_of: opset,
     }
 }
 
+/// The signature of a Pad node of `domain` in a model that imports `opset` of it: padkit's
+/// own in [`PADKIT_DOMAIN`], ONNX's otherwise.
+///
+/// ```
+/// use padkit::onnx::{PADKIT_DOMAIN, Source, node_signature};
+/// let own = node_signature(PADKIT_DOMAIN, 1);
+/// assert_eq!(own.interior, Some(Source::Attribute("interior")));
+/// assert!(own.parse_mode("symmetric").is_ok());
+/// assert!(node_signature("", 25).parse_mode("symmetric").is_err());
+/// ```
+pub fn node_signature(domain: &str, opset: i64) -> Signature {
+    if domain != PADKIT_DOMAIN {
+        return signature(opset);
+    }
+    let newest = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
+    Signature {
+        version: 1,
+        interior: Some(Source::Attribute("interior")),
+        modes: PadMode::ALL.to_vec(),
+        types_of: newest,
+        ..signature(newest)
+    }
+    .at(opset)
+}
+
 impl Signature {
+    fn at(self, opset: i64) -> Signature {
+        Signature { opset, ..self }
+    }
+
     /// The most inputs a node of this version has (empty names of omitted optional
     /// inputs included): the data, then each operand read from an input.
     ///
@@ -82,8 +127,7 @@ impl Signature {
             .count()
     }
 
-    /// Checks a node's input count (`inputs`, empty names included) for a model of
-    /// `opset`.
+    /// Checks a node's input count (`inputs`, empty names included).
     ///
     /// # Errors
     ///
@@ -92,23 +136,23 @@ impl Signature {
     ///
     /// ```
     /// use padkit::onnx::signature;
-    /// assert!(signature(18).check_inputs(4, 18).is_ok());
+    /// assert!(signature(18).check_inputs(4).is_ok());
     /// assert_eq!(
-    ///     signature(13).check_inputs(4, 13).unwrap_err().to_string(),
-    ///     "input 'axes' needs opset 18 or later, the model uses opset 13"
+    ///     signature(17).check_inputs(4).unwrap_err().to_string(),
+    ///     "input 'axes' needs opset 18 or later, the model uses opset 17"
     /// );
     /// assert_eq!(
-    ///     signature(2).check_inputs(2, 2).unwrap_err().to_string(),
+    ///     signature(2).check_inputs(2).unwrap_err().to_string(),
     ///     "Pad-2 takes 1 input, the node has 2"
     /// );
     /// ```
-    pub fn check_inputs(&self, inputs: usize, opset: i64) -> Result<()> {
+    pub fn check_inputs(&self, inputs: usize) -> Result<()> {
         let max = self.max_inputs();
         if inputs == 4 && self.axes.is_none() && max == 3 {
             return Err(PadError::InputNeedsOpset {
                 input: "axes",
                 since: 18,
-                opset,
+                opset: self.opset,
             });
         }
         if inputs == 0 || inputs > max {
@@ -125,7 +169,8 @@ impl Signature {
     ///
     /// # Errors
     ///
-    /// As [`parse_mode`].
+    /// As [`parse_mode`] for ONNX's Pad; [`PadError::UnknownMode`] for a mode padkit does
+    /// not know in [`PADKIT_DOMAIN`].
     ///
     /// ```
     /// use padkit::onnx::signature;
@@ -133,7 +178,10 @@ impl Signature {
     /// assert!(signature(18).parse_mode("wrap").is_err());
     /// ```
     pub fn parse_mode(&self, text: &str) -> Result<PadMode> {
-        parse_mode(text, self.version)
+        if self.interior.is_some() {
+            return text.parse::<PadMode>();
+        }
+        parse_mode(text, self.opset)
     }
 }
 
