@@ -7,10 +7,10 @@
 //! the integer limits, pads at the `i64` limits, models that break their version's
 //! signature), and padkit's own Pad (domain `ai.padkit`: symmetric mode with every
 //! feature, interior padding). Each case carries tags and what a conforming engine gives: the output,
-//! computed by a naive [`reference`] Pad written from the rules alone, or the class
+//! computed by a naive [`reference`](mod@reference) Pad written from the rules alone, or the class
 //! of error it must raise.
 //!
-//! Run your own pad on the cases, [`grade`] its answers, and read the [`Report`] as a
+//! Run your own pad on the cases, [`grade()`] its answers, and read the [`Report`] as a
 //! feature × engine matrix (Markdown), JSON or JUnit XML. What your engine does not
 //! support, it declares with [`Answer::Unsupported`]: those cases read "refused", not
 //! "wrong". The cases tagged `onnx-signature` are ONNX models that break their Pad
