@@ -29,7 +29,7 @@ mod rewrite;
 use std::path::{Path, PathBuf};
 
 pub use pad_op::PadOp;
-pub use rewrite::{PAD_DOMAIN, rewrite_model};
+pub use rewrite::{NAME_ATTRIBUTE, PAD_DOMAIN, rewrite_model};
 
 /// Why a model could not be imported.
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,7 @@ use burn_onnx::ext::{
 use padkit::onnx::Source;
 use padkit::{PadMode, PadSpec};
 
-use crate::rewrite::PAD_DOMAIN;
+use crate::rewrite::{NAME_ATTRIBUTE, PAD_DOMAIN};
 
 /// ONNX Pad, every opset, as a burn-onnx custom op generating calls to padkit-burn.
 pub struct PadOp;
@@ -41,7 +41,15 @@ struct Config {
 }
 
 fn error(node: &CustomNode, what: impl std::fmt::Display) -> ProcessError {
-    ProcessError::Custom(format!("Pad node {:?}: {what}", node.name))
+    ProcessError::Custom(format!("Pad node {:?}: {what}", model_name(node)))
+}
+
+/// The node's name in the model (burn-onnx's own name for it when the rewrite did not
+/// record one).
+fn model_name(node: &CustomNode) -> &str {
+    node.attrs
+        .get_string(NAME_ATTRIBUTE)
+        .unwrap_or(node.name.as_str())
 }
 
 /// padkit's name for a Burn element type, for the ONNX type rules.
@@ -348,7 +356,7 @@ impl CustomOp for PadOp {
             PadMode::Symmetric => quote! { Symmetric },
         };
         let out = arg_to_ident(&node.outputs[0]);
-        let name = &node.name;
+        let name = model_name(node);
         Ok(quote! {
             let #out = padkit_burn::import::pad_node(#name, #x, padkit_burn::padkit::PadMode::#mode, #pads, #axes, #fill);
         })

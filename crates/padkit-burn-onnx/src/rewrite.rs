@@ -1,14 +1,20 @@
 //! The model handed to burn-onnx: top-level Pad nodes moved to padkit's domain, Pads in
 //! subgraphs left to burn-onnx when it can import them.
 
-use onnx_ir::{GraphProto, Message, ModelProto, NodeProto};
+use onnx_ir::{AttributeProto, AttributeType, GraphProto, Message, ModelProto, NodeProto};
 
-/// The domain padkit's Pad nodes move to; its opset is the model's default-domain opset,
-/// so the Pad version is kept.
-pub const PAD_DOMAIN: &str = "ai.padkit";
+/// The domain the rewrite moves ONNX Pad nodes to; its opset is the model's default-domain
+/// opset, so the Pad version is kept. Distinct from padkit's own Pad domain
+/// ([`padkit::onnx::PADKIT_DOMAIN`]), whose nodes have another signature.
+pub const PAD_DOMAIN: &str = "ai.padkit.onnx";
+
+/// The string attribute that keeps a moved Pad's name as the model gives it: burn-onnx
+/// renames the nodes it imports (`custom1`, …), and build errors and the generated code
+/// name the model's own node.
+pub const NAME_ATTRIBUTE: &str = "padkit_node_name";
 
 /// Rewrites a serialized model for burn-onnx: every Pad node of the main graph moves to
-/// [`PAD_DOMAIN`]. Pads inside subgraphs stay burn-onnx's, unless burn-onnx cannot import
+/// [`PAD_DOMAIN`], its name kept in [`NAME_ATTRIBUTE`]. Pads inside subgraphs stay burn-onnx's, unless burn-onnx cannot import
 /// them (mode wrap, negative pads given as attributes), which is an error naming the node.
 ///
 /// # Errors
@@ -37,6 +43,11 @@ pub fn rewrite_model(bytes: &[u8]) -> Result<Vec<u8>, String> {
     for node in graph.node.iter_mut() {
         if is_pad(node) {
             node.domain = PAD_DOMAIN.into();
+            let mut name = AttributeProto::new();
+            name.name = NAME_ATTRIBUTE.into();
+            name.type_ = AttributeType::STRING.into();
+            name.s = node.name.clone().into_bytes().into();
+            node.attribute.push(name);
         }
         check_subgraphs_of(node, "")?;
     }

@@ -55,7 +55,8 @@ fn wrap_pads_in_subgraphs_are_refused_by_name() {
 }
 
 /// Pads that crop past the axis, known at build time: the op's check fails the
-/// import with padkit's message, through burn-onnx's parser, as an error.
+/// import with padkit's message naming the model's node (not burn-onnx's `custom1`),
+/// through burn-onnx's parser, as an error.
 #[test]
 fn pads_that_do_not_fit_are_build_errors() {
     let mut m = wrap_model();
@@ -76,6 +77,7 @@ fn pads_that_do_not_fit_are_build_errors() {
         .find(|a| a.name == "mode")
         .unwrap();
     mode.s = "reflect".into();
+    m.graph.mut_or_insert_default().node[0].name = "too_much_crop".into();
     let dir = std::env::temp_dir().join(format!("padkit-burn-onnx-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("crop.onnx");
@@ -88,7 +90,7 @@ fn pads_that_do_not_fit_are_build_errors() {
     let err = err.to_string();
     assert!(
         err.contains(
-            "Pad node \"custom1\": axis 2: output extent would be -3 (extent 4, begin -9, end 2"
+            "Pad node \"too_much_crop\": axis 2: output extent would be -3 (extent 4, begin -9, end 2"
         ),
         "{err}"
     );
