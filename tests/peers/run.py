@@ -5,8 +5,9 @@ wrote, and writes the verdicts as padkit's JSON report (padkit_conformance::Repo
     python3 tests/peers/run.py SUITE_DIR OUT.json [--engine onnxruntime|onnx-reference]
 
 Each case runs in a worker process, so that a peer that crashes or hangs costs one case
-("crash"), not the run. Verdicts as padkit grades them: an output bit-equal to the
-expected one (any NaN matches any NaN) passes; an error where the manifest says the case
+("crash"), not the run; a failure of the script itself stops the run. Verdicts as padkit
+grades them: an output bit-equal to the expected one (in float16, bfloat16, float and
+double any NaN matches any NaN) passes; an error where the manifest says the case
 must fail passes; an error otherwise is "refused"; another output, or an output where the
 case must fail, is "wrong".
 """
@@ -59,24 +60,27 @@ def run_reference(case_dir):
 ENGINES = {"onnxruntime": run_onnxruntime, "onnx-reference": run_reference}
 
 
+# The types in which any NaN matches any NaN, as padkit_conformance::compare has them;
+# every other type compares bit for bit.
+NAN_AWARE = {"float16", "bfloat16", "float32", "float64"}
+
+
 def first_difference(got, want):
-    """None when `got` equals `want` bit for bit (any NaN matching any NaN), else why."""
+    """None when `got` equals `want` bit for bit (any NaN matching any NaN in NAN_AWARE
+    types), else why."""
     got = np.asarray(got)
     if tuple(got.shape) != tuple(want.shape):
         return f"shape {list(got.shape)}, expected {list(want.shape)}"
     if got.dtype != want.dtype:
         return f"element type {got.dtype}, expected {want.dtype}"
+    g, w = got.reshape(-1), want.reshape(-1)
     if want.dtype == object:
-        g, w = got.reshape(-1), want.reshape(-1)
         for i in range(w.size):
             if g[i] != w[i]:
                 return f"first difference at index {i}: got {g[i]!r}, expected {w[i]!r}"
         return None
-    g, w = got.reshape(-1), want.reshape(-1)
     nan = np.zeros(w.shape, dtype=bool)
-    if np.iscomplexobj(w):
-        nan = np.isnan(g) & np.isnan(w)
-    elif w.dtype.kind == "f" or w.dtype.name.startswith("float"):
+    if want.dtype.name in NAN_AWARE:
         with np.errstate(invalid="ignore"):
             nan = np.isnan(g.astype(np.float64)) & np.isnan(w.astype(np.float64))
     gb = g.view(np.uint8).reshape(w.size, -1) if w.size else g
@@ -114,7 +118,30 @@ def grade(engine, case_dir, entry):
 
 def worker(engine, jobs, results):
     for case_dir, entry in iter(jobs.get, None):
-        results.put(grade(engine, case_dir, entry))
+        try:
+            results.put(grade(engine, case_dir, entry))
+        except BaseException:  # the script's own failure, not the peer's
+            import traceback
+
+            results.put({"harness_error": traceback.format_exc()})
+
+
+def wait(proc, results):
+    """The worker's answer, or None when it died or ran past TIMEOUT_S."""
+    import queue
+    import time
+
+    deadline = time.monotonic() + TIMEOUT_S
+    while time.monotonic() < deadline:
+        try:
+            return results.get(timeout=0.2)
+        except queue.Empty:
+            if not proc.is_alive():
+                try:  # an answer put just before it exited
+                    return results.get(timeout=0.5)
+                except queue.Empty:
+                    return None
+    return None
 
 
 def main():
@@ -138,16 +165,16 @@ def main():
                 proc = ctx.Process(target=worker, args=(engine, jobs, results), daemon=True)
                 proc.start()
             jobs.put((os.path.join(args.suite, entry["name"]), entry))
-            try:
-                verdict = results.get(timeout=TIMEOUT_S)
-            except Exception:
-                proc.join(1)
+            verdict = wait(proc, results)
+            if verdict is None:
                 code = proc.exitcode
                 proc.kill()
                 proc.join()
                 proc = None
                 how = f"hung for {TIMEOUT_S} s" if code is None else f"died with exit code {code}"
                 verdict = {"verdict": "crash", "detail": f"the {engine} worker {how}"}
+            elif "harness_error" in verdict:
+                sys.exit(f"tests/peers/run.py failed on {entry['name']}:\n{verdict['harness_error']}")
             row["results"][engine] = verdict
         print(f"{engine}: {len(manifest['cases'])} cases", file=sys.stderr)
         if proc is not None:

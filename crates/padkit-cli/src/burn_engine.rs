@@ -32,14 +32,20 @@ pub(crate) fn burn_type(dtype: DType) -> Option<BurnType> {
 }
 
 /// The first element of `v` as `T`.
-fn first<T: padkit::Element>(v: &Tensor) -> Result<T> {
+pub(crate) fn first<T: padkit::Element>(v: &Tensor) -> Result<T> {
     v.to_vec::<T>()?
         .first()
         .copied()
         .context("constant value is empty")
 }
 
-/// The constant value tensor as a Burn fill.
+/// A constant padkit-burn's [`Fill`] cannot hold: a `uint64` above `i64::MAX`.
+#[derive(Debug, thiserror::Error)]
+#[error("padkit-burn's Fill holds integers as i64: a uint64 constant above i64::MAX")]
+pub(crate) struct Unsupported;
+
+/// The constant value tensor as a Burn fill ([`Unsupported`] in the error chain for a
+/// constant the fill cannot hold).
 pub(crate) fn fill_of(v: &Tensor) -> Result<Fill> {
     Ok(match v.dtype() {
         DType::Float32 => Fill::Float(f64::from(first::<f32>(v)?)),
@@ -53,9 +59,7 @@ pub(crate) fn fill_of(v: &Tensor) -> Result<Fill> {
         DType::UInt8 => Fill::Int(i64::from(first::<u8>(v)?)),
         DType::UInt16 => Fill::Int(i64::from(first::<u16>(v)?)),
         DType::UInt32 => Fill::Int(i64::from(first::<u32>(v)?)),
-        DType::UInt64 => {
-            Fill::Int(i64::try_from(first::<u64>(v)?).context("constant value above i64::MAX")?)
-        }
+        DType::UInt64 => Fill::Int(i64::try_from(first::<u64>(v)?).map_err(|_| Unsupported)?),
         DType::Bool => Fill::Bool(matches!(v.data(), Data::Bytes(b) if b.first() == Some(&1))),
         other => bail!("constant value of type {other} has no Burn fill"),
     })
@@ -116,12 +120,11 @@ pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
             "Burn has no element type {dtype}"
         )));
     };
-    let fill = call
-        .value
-        .as_ref()
-        .map(fill_of)
-        .transpose()?
-        .unwrap_or_default();
+    let fill = match call.value.as_ref().map(fill_of).transpose() {
+        Ok(fill) => fill.unwrap_or_default(),
+        Err(e) if e.is::<Unsupported>() => return Ok(PadResult::Unsupported(e.to_string())),
+        Err(e) => return Err(e),
+    };
     let spec = call.spec.clone().with_max_output_bytes(max_output_bytes);
     let out = match call.x.shape().len() {
         1 => pad_rank::<1>(data, &spec, fill),

@@ -1,6 +1,7 @@
 //! `padkit conformance`: every ONNX backend-test case below some directories, on every
 //! engine, each case isolated so that one failure is one failure.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
@@ -11,6 +12,7 @@ use crate::engine::{self, Engine};
 use crate::graph::is_pad_graph;
 use crate::names::printable;
 use crate::proto::decode_tensor;
+use crate::suite::read_manifest;
 use crate::verdict::{Expect, Tally, judge};
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict};
@@ -90,7 +92,7 @@ pub struct Row {
     /// The case's name in reports: its directory below the root it was found in, and the
     /// data set unless it is the first.
     pub name: String,
-    /// The case's tags, from the `manifest.json` of its root (none without one).
+    /// The case's tags, from the `manifest.json` beside it (none without one).
     pub tags: Vec<String>,
 }
 
@@ -126,30 +128,38 @@ pub fn report(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Resul
 
 /// [`run`], handing each (case and data set, engine, verdict) to `on_result` instead of
 /// printing it; a model that cannot be read fails once, for no engine (`None`). Where a
-/// root holds a `manifest.json` (as `padkit suite export` writes), its cases carry their
-/// tags, and those that must fail pass on an error.
+/// case's directory has a `manifest.json` beside it (as `padkit suite export` writes), the
+/// case carries its tags, and passes on an error when it must fail.
 pub fn run_with(
     dirs: &[PathBuf],
     engines: &[Engine],
     settings: Settings,
     mut on_result: impl FnMut(&Row, Option<Engine>, &Verdict),
 ) -> Result<Tally> {
+    // The manifest of each directory holding cases, read once.
+    let mut manifests: HashMap<PathBuf, Option<Manifest>> = HashMap::new();
     let mut cases = vec![];
     for d in dirs {
-        let manifest = read_manifest(d)?;
-        let mut found = find_cases(d)?;
-        if let Some(m) = &manifest {
-            // The manifest's order, which groups the cases as the catalogue does.
-            let rank = |c: &PathBuf| {
-                let name = c.strip_prefix(d).unwrap_or(c).to_string_lossy();
-                m.cases
-                    .iter()
-                    .position(|e| e.name == name)
-                    .unwrap_or(usize::MAX)
-            };
-            found.sort_by_cached_key(rank);
+        let found = find_cases(d)?;
+        for parent in found.iter().filter_map(|c| c.parent()) {
+            if !manifests.contains_key(parent) {
+                manifests.insert(parent.to_path_buf(), read_manifest(parent)?);
+            }
         }
-        cases.extend(found.into_iter().map(|c| (d, c, manifest.clone())));
+        let mut found: Vec<(PathBuf, Option<usize>)> = found
+            .into_iter()
+            .map(|c| {
+                let at = manifest_of(&manifests, &c).and_then(|m| {
+                    m.cases
+                        .iter()
+                        .position(|e| Some(e.name.as_str()) == leaf(&c))
+                });
+                (c, at)
+            })
+            .collect();
+        // A suite's cases in its manifest's order, which groups them as the catalogue does.
+        found.sort_by(|(a, i), (b, j)| (a.parent(), i).cmp(&(b.parent(), j)));
+        cases.extend(found.into_iter().map(|(c, _)| (d, c)));
     }
     ensure!(
         !cases.is_empty(),
@@ -160,14 +170,15 @@ pub fn run_with(
             .join(", ")
     );
     let mut tally = Tally::default();
-    for (root, case, manifest) in cases {
+    for (root, case) in cases {
         let relative = case.strip_prefix(root).unwrap_or(&case).to_string_lossy();
         let relative = if relative.is_empty() {
             case.file_name().unwrap_or_default().to_string_lossy()
         } else {
             relative
         };
-        let entry = manifest.as_ref().and_then(|m| m.entry(&relative));
+        let entry =
+            manifest_of(&manifests, &case).and_then(|m| leaf(&case).and_then(|name| m.entry(name)));
         let tags = entry.map(|e| e.tags.clone()).unwrap_or_default();
         let must_fail = match entry.map(|e| &e.expected) {
             Some(ExpectedEntry::Error { class, .. }) => Some(class.clone()),
@@ -225,6 +236,19 @@ pub fn run_with(
     Ok(tally)
 }
 
+/// The manifest beside a case (in its parent directory), if any.
+fn manifest_of<'m>(
+    manifests: &'m HashMap<PathBuf, Option<Manifest>>,
+    case: &Path,
+) -> Option<&'m Manifest> {
+    manifests.get(case.parent()?)?.as_ref()
+}
+
+/// A case directory's own name.
+fn leaf(case: &Path) -> Option<&str> {
+    case.file_name()?.to_str()
+}
+
 /// The `test_data_set_*` folders of a case, sorted.
 fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(case)
@@ -240,19 +264,6 @@ fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
         .collect();
     sets.sort();
     Ok(sets)
-}
-
-/// The `manifest.json` of a suite root, if it has one.
-fn read_manifest(root: &Path) -> Result<Option<Manifest>> {
-    let path = root.join("manifest.json");
-    if !path.is_file() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let manifest = Manifest::from_json(&text)
-        .with_context(|| format!("{} is not a padkit suite manifest", path.display()))?;
-    Ok(Some(manifest))
 }
 
 fn print_line(name: &str, verdict: &Verdict) {

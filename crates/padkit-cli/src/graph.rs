@@ -10,6 +10,7 @@ use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
 
 use crate::proto::{check_proto, tensor_from_proto};
 use padkit::onnx::PADKIT_DOMAIN;
+use padkit_tract::node_opset;
 
 /// The newest ONNX opset of the default domain padkit knows: onnx 1.23's. Pad-25 is the
 /// Pad of opsets 25 to 28, so a model that `onnx.helper.make_model` stamps with the newest
@@ -187,7 +188,7 @@ pub enum Outcome {
     Unsupported(String),
 }
 
-/// Evaluates a checked graph of Pad, Constant and Identity nodes (in the default domain)
+/// Evaluates a checked graph of Pad, Constant and Identity nodes (ONNX's, and padkit's own Pad)
 /// fed by graph inputs and initializers, with `pad` running each Pad node; `engine`
 /// names the engine in errors. Returns exactly the graph's outputs.
 pub fn evaluate(
@@ -230,7 +231,7 @@ pub fn evaluate(
                 );
                 operand(&values, node, 0)?.clone()
             }
-            _ => match pad(&pad_call(node, opset, &values)?)? {
+            _ => match pad(&pad_call(node, node_opset(model, node, opset), &values)?)? {
                 PadResult::Ran(t) => t,
                 PadResult::Unsupported(why) => return Ok(Outcome::Unsupported(why)),
             },
@@ -329,7 +330,7 @@ fn operand<'v>(
     })
 }
 
-/// A Pad node of opset `opset` with its operands read from `values`, checked as ONNX
+/// A Pad node of opset `opset` (of its domain) with its operands read from `values`, checked as ONNX
 /// defines them: the data's type is one this Pad version takes, `pads` is a 1-D int64
 /// tensor, `axes` a 1-D int32 or int64 tensor, and the constant value one element of the
 /// data's type.

@@ -200,7 +200,7 @@ fn main() -> ExitCode {
                         "{}",
                         match format {
                             ReportFormat::Md => r.markdown(&[], 5),
-                            ReportFormat::Json => r.to_json() + "\n",
+                            ReportFormat::Json => r.to_json(),
                             ReportFormat::Junit => r.junit(),
                         }
                     );

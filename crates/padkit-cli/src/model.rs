@@ -2,7 +2,7 @@
 //! the test models of padkit-tract and the CLI.
 
 use padkit::Tensor;
-use padkit::onnx::Source;
+use padkit::onnx::{Source, node_signature};
 use padkit_conformance::Case;
 use tract_onnx::pb::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
@@ -152,7 +152,7 @@ impl PadModel {
                 ..Default::default()
             });
         }
-        let signature = padkit::onnx::node_signature(&self.domain, self.opset);
+        let signature = node_signature(&self.domain, self.opset);
         // (an operand fed as an attribute where the version takes an input keeps its name)
         let attr = |source, name| match source {
             Source::Attribute(attr) => attr,
@@ -221,7 +221,8 @@ impl PadModel {
         op: Option<&(Tensor, Feed)>,
     ) {
         let Some((t, feed)) = op else {
-            if self.opset >= 11 && name == "value" && self.axes.is_some() {
+            let from_inputs = node_signature(&self.domain, self.opset).value == Source::Input(2);
+            if from_inputs && name == "value" && self.axes.is_some() {
                 node.input.push(String::new());
             }
             return;

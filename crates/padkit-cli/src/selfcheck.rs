@@ -1,7 +1,8 @@
-//! The built-in self-check: the small conformance suite (padkit-conformance's catalogue,
-//! every Pad version × mode × feature on representative types, and the plain pad of
-//! every type) as ONNX models, through every engine, each answer graded against the
-//! naive reference's (the independent oracle padkit's own tests use).
+//! The built-in self-check: the small conformance suite (padkit-conformance's
+//! `Size::Small`: every mode × feature on `float` at the versions that changed Pad's
+//! signature and on `int64` at the newest, the plain pad of every type, padkit's own
+//! Pad) as ONNX models, through every engine, each answer graded against the naive
+//! reference's (the independent oracle padkit's own tests use).
 
 use padkit_conformance::{Expected, Report, Size, cases};
 

@@ -12,7 +12,7 @@ use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData};
 use padkit::PadMode;
 use padkit_burn::Fill;
 
-use crate::burn_engine::{fill_of, from_burn, to_burn};
+use crate::burn_engine::{fill_of, first, from_burn, to_burn};
 use crate::graph::{PadCall, PadResult};
 
 /// Runs one Pad node through `Tensor::pad`; outputs above `max_output_bytes` are not run
@@ -27,15 +27,17 @@ pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
         return unsupported(format!("Burn has no element type {dtype}"));
     };
     let mode = match call.spec.mode {
-        PadMode::Constant => {
-            let fill = call.value.as_ref().map(fill_of).transpose()?;
-            BurnMode::Constant(match fill.unwrap_or_default() {
+        PadMode::Constant => BurnMode::Constant(match &call.value {
+            // (straight to f32: padkit-burn's Fill cannot hold it)
+            Some(v) if v.dtype() == padkit::DType::UInt64 => first::<u64>(v)? as f32,
+            Some(v) => match fill_of(v)? {
                 Fill::Float(v) => v as f32,
                 Fill::Int(v) => v as f32,
                 Fill::Bool(v) => f32::from(u8::from(v)),
                 Fill::Zero => 0.0,
-            })
-        }
+            },
+            None => 0.0,
+        }),
         PadMode::Reflect => BurnMode::Reflect,
         PadMode::Edge => BurnMode::Edge,
         other => return unsupported(format!("Burn's PadMode has no {other} mode")),

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail, ensure};
+use anyhow::{Context, Result, ensure};
 use padkit_conformance::manifest::OUTPUT_FILE;
 use padkit_conformance::report::{TABLE_BEGIN, TABLE_END, splice};
 use padkit_conformance::{Case, Expected, Manifest, Report, Size, cases};
@@ -31,7 +31,9 @@ pub fn select(size: Size, tags: &[String]) -> Vec<Case> {
 }
 
 /// Writes `cases` below `dir` and returns how many. `dir` must be absent, empty, or a
-/// suite exported before (whose cases are replaced).
+/// suite exported before: only a `manifest.json` written by padkit-conformance and the
+/// case directories it lists, which are replaced. The manifest is written first, so an
+/// interrupted export can be repeated.
 ///
 /// ```
 /// use padkit_conformance::Size;
@@ -43,54 +45,82 @@ pub fn select(size: Size, tags: &[String]) -> Vec<Case> {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn export(dir: &Path, cases: &[Case]) -> Result<usize> {
+    ensure!(
+        !cases.is_empty(),
+        "no case of the catalogue carries every tag given"
+    );
     prepare(dir)?;
+    let manifest = dir.join("manifest.json");
+    std::fs::write(&manifest, Manifest::of(cases).to_json())
+        .with_context(|| format!("cannot write {}", manifest.display()))?;
     for case in cases {
         write_case(&dir.join(&case.name), case)
             .with_context(|| format!("cannot write case {}", case.name))?;
     }
-    let manifest = dir.join("manifest.json");
-    std::fs::write(&manifest, Manifest::of(cases).to_json())
-        .with_context(|| format!("cannot write {}", manifest.display()))?;
     Ok(cases.len())
 }
 
-/// Makes `dir` ready: created if absent; a previous export's cases removed.
+/// The `manifest.json` of a suite's directory, if it has one.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>> {
+    let path = dir.join("manifest.json");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let manifest = Manifest::from_json(&text)
+        .with_context(|| format!("{} is not a padkit suite manifest", path.display()))?;
+    Ok(Some(manifest))
+}
+
+/// Makes `dir` ready: created if absent; a previous export's cases removed, after checking
+/// that the directory holds nothing else.
 fn prepare(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let manifest = dir.join("manifest.json");
-    if manifest.is_file() {
-        let text = std::fs::read_to_string(&manifest)
-            .with_context(|| format!("cannot read {}", manifest.display()))?;
-        let old = Manifest::from_json(&text)
-            .with_context(|| format!("{} is not a padkit suite manifest", manifest.display()))?;
-        for entry in old.cases {
-            ensure!(
-                is_plain_name(&entry.name),
-                "{} lists case {:?}, which is not a plain directory name",
-                manifest.display(),
-                entry.name
-            );
-            let case = dir.join(&entry.name);
-            if case.is_dir() {
-                std::fs::remove_dir_all(&case)
-                    .with_context(|| format!("cannot remove {}", case.display()))?;
-            }
-        }
-        std::fs::remove_file(&manifest)?;
+    let old = read_manifest(dir)?;
+    let listed: Vec<&str> = old
+        .iter()
+        .flat_map(|m| &m.cases)
+        .map(|e| e.name.as_str())
+        .collect();
+    if let Some(m) = &old {
+        ensure!(
+            m.generator.starts_with("padkit-conformance "),
+            "{}/manifest.json was written by {:?}, not by padkit-conformance; export into a \
+             new or empty directory",
+            dir.display(),
+            m.generator
+        );
     }
-    let mut entries =
+    let entries =
         std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    if entries.next().is_some() {
-        bail!(
-            "{} holds files that are not a padkit suite; export into a new or empty directory",
+    for entry in entries {
+        let name = entry?.file_name();
+        let name = name.to_string_lossy();
+        let ours = (old.is_some() && name == "manifest.json")
+            || (is_case_name(&name) && listed.contains(&name.as_ref()));
+        ensure!(
+            ours,
+            "{} holds {name:?}, which is not part of a padkit suite; export into a new or \
+             empty directory",
             dir.display()
         );
+    }
+    for name in listed.iter().filter(|n| is_case_name(n)) {
+        let case = dir.join(name);
+        if case.is_dir() {
+            std::fs::remove_dir_all(&case)
+                .with_context(|| format!("cannot remove {}", case.display()))?;
+        }
     }
     Ok(())
 }
 
-fn is_plain_name(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\'])
+/// A case directory's name as the catalogue makes them: `test_padkit_` then letters,
+/// digits and underscores.
+fn is_case_name(name: &str) -> bool {
+    name.strip_prefix("test_padkit_")
+        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 fn write_case(dir: &Path, case: &Case) -> Result<()> {

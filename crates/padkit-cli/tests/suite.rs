@@ -139,11 +139,28 @@ fn export_refuses_a_directory_that_is_not_a_suite_and_replaces_a_previous_export
     let out = padkit(&["suite", "export", "--small", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("holds files that are not a padkit suite"),
+        text(&out.stderr).contains("holds \"notes.txt\", which is not part of a padkit suite"),
         "{}",
         text(&out.stderr)
     );
+    // A manifest that lists the user's directories deletes nothing.
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let foreign = r#"{"generator": "padkit-conformance 0.1.0", "cases": [{"name": "src", "tags": [], "expected": {"error": {"class": "Crop"}}}]}"#;
+    std::fs::write(dir.join("manifest.json"), foreign).unwrap();
+    let out = padkit(&["suite", "export", "--small", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(dir.join("src").is_dir() && dir.join("notes.txt").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
+    // A tag nothing carries is an error, not an empty suite.
+    let out = padkit(&[
+        "suite",
+        "export",
+        "--tag",
+        "mode:mirror",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no case of the catalogue carries every tag given"));
 
     let first = export(&dir, &["--small", "--tag", "mode:wrap"]);
     let second = export(&dir, &["--small", "--tag", "mode:edge"]);

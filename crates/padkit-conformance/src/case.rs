@@ -67,7 +67,8 @@ pub struct Case {
     /// What the case exercises: `opset:19`, `mode:reflect`, `type:float16`,
     /// `feature:crop`, `feed:input`, …
     pub tags: Vec<String>,
-    /// The ONNX opset of the model (its Pad version).
+    /// The model's opset of ONNX's domain (which Pad version an ONNX Pad node is; padkit's
+    /// own Pad is version 1 of its domain, in models of the newest opset).
     pub opset: i64,
     /// The Pad node's domain: empty for ONNX's, [`padkit::onnx::PADKIT_DOMAIN`] for
     /// padkit's own Pad (symmetric mode, interior padding).

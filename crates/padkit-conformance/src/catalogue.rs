@@ -2,7 +2,9 @@
 //! deterministically, each case's expected output computed by the naive
 //! [`reference`](crate::reference).
 
-use padkit::onnx::{PAD_VERSIONS, PADKIT_DOMAIN, Source, check_type, modes_for, signature};
+use padkit::onnx::{
+    NEWEST_VERSION, PAD_VERSIONS, PADKIT_DOMAIN, Source, check_type, modes_for, signature,
+};
 use padkit::{DType, PadMode, Tensor};
 
 use crate::case::{Case, Expected, Feed, Feeds, Refusal};
@@ -36,7 +38,7 @@ const LIMIT: usize = 1 << 24;
 /// ```
 pub fn cases(size: Size) -> Vec<Case> {
     let mut out = vec![];
-    let newest = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
+    let newest = NEWEST_VERSION;
     for opset in PAD_VERSIONS {
         for mode in modes_for(opset) {
             for &dtype in DType::ALL {

@@ -15,6 +15,11 @@ pub struct Tolerance {
 
 impl Tolerance {
     /// What the ONNX backend tests allow for whole models.
+    ///
+    /// ```
+    /// use padkit_conformance::compare::Tolerance;
+    /// assert_eq!((Tolerance::ONNX_BACKEND.rtol, Tolerance::ONNX_BACKEND.atol), (1e-3, 1e-7));
+    /// ```
     pub const ONNX_BACKEND: Tolerance = Tolerance {
         rtol: 1e-3,
         atol: 1e-7,
@@ -102,6 +107,11 @@ pub fn head(t: &Tensor, n: usize) -> String {
 
 /// Element `i` of `t` as text: numbers in decimal (exact, NaN-aware), other fixed-size
 /// types as hex bytes, packed codes in hex, strings quoted.
+///
+/// ```
+/// let t = padkit::Tensor::from_slice(&[2], &[1.5f32, f32::NAN]).unwrap();
+/// assert_eq!(padkit_conformance::compare::element(&t, 0), "1.5");
+/// ```
 pub fn element(t: &Tensor, i: usize) -> String {
     if let Some(codes) = t.unpacked_codes() {
         return codes.get(i).map_or_else(String::new, |c| format!("{c:#x}"));

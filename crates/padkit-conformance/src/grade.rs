@@ -81,6 +81,12 @@ impl Verdict {
 }
 
 /// How a refusal of an [`Answer::Unsupported`] begins.
+///
+/// ```
+/// use padkit_conformance::{Answer, Size, cases, grade};
+/// let v = grade(&cases(Size::Small)[0], Answer::Unsupported("no f32".into()));
+/// assert_eq!(v.detail(), format!("{}no f32", padkit_conformance::grade::UNSUPPORTED));
+/// ```
 pub const UNSUPPORTED: &str = "unsupported: ";
 
 /// Grades `answer` against what `case` expects.

@@ -49,6 +49,10 @@ pub enum ExpectedEntry {
 }
 
 /// Where the export stores a case's expected output, relative to its directory.
+///
+/// ```
+/// assert!(padkit_conformance::manifest::OUTPUT_FILE.starts_with("test_data_set_0/"));
+/// ```
 pub const OUTPUT_FILE: &str = "test_data_set_0/output_0.pb";
 
 impl Manifest {

@@ -92,6 +92,12 @@ impl Case {
     }
 
     /// The padkit spec of this case (no output limit).
+    ///
+    /// ```
+    /// use padkit::PadMode;
+    /// let case = padkit_conformance::reference::Case::new(vec![2], vec![1, 0], PadMode::Wrap);
+    /// assert_eq!(case.spec().mode, PadMode::Wrap);
+    /// ```
     pub fn spec(&self) -> PadSpec {
         PadSpec {
             pads: self.pads.clone(),
@@ -103,6 +109,12 @@ impl Case {
     }
 
     /// Number of input elements (0 when the extents overflow, which the reference refuses).
+    ///
+    /// ```
+    /// use padkit::PadMode;
+    /// let case = padkit_conformance::reference::Case::new(vec![2, 3], vec![0; 4], PadMode::Edge);
+    /// assert_eq!(case.input_len(), 6);
+    /// ```
     pub fn input_len(&self) -> usize {
         self.shape
             .iter()
@@ -112,6 +124,10 @@ impl Case {
 
     /// The reference pad of `input` with fill `value`; outputs of more than `limit`
     /// elements are refused.
+    ///
+    /// # Panics
+    ///
+    /// When `input` holds fewer than [`Case::input_len`] elements.
     ///
     /// # Errors
     ///
@@ -140,6 +156,10 @@ impl Case {
 
     /// The reference adjoint: each output-gradient element added onto the input element
     /// it was read from.
+    ///
+    /// # Panics
+    ///
+    /// When a sum overflows `i64` (the tests feed small gradients).
     ///
     /// # Errors
     ///
@@ -178,6 +198,12 @@ impl Case {
     ///   be negative, its crops remove more than it holds, a mode other than constant pads
     ///   it with nothing left, or its output extent exceeds `i64::MAX`;
     /// - [`ErrClass::TooLarge`] when the output has more than `limit` elements.
+    ///
+    /// ```
+    /// use padkit::PadMode;
+    /// let case = padkit_conformance::reference::Case::new(vec![2], vec![1, 0], PadMode::Constant);
+    /// assert_eq!(case.sources(10).unwrap(), (vec![3], vec![None, Some(0), Some(1)]));
+    /// ```
     pub fn sources(&self, limit: usize) -> Result<(Vec<usize>, Vec<Option<usize>>), ErrClass> {
         let fits = self
             .shape

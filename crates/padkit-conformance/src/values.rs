@@ -14,12 +14,6 @@ pub type Element = Vec<u8>;
 /// `n` distinct elements of `dtype` (numbers for the number types, so that engines which
 /// convert floats keep them; byte patterns for the float8 and float4 codes; `s0`, `s1`, …
 /// for strings).
-///
-/// ```
-/// use padkit::DType;
-/// let e = padkit_conformance::values::elements(DType::Int16, 2);
-/// assert_eq!(e, vec![vec![1, 0], vec![2, 0]]);
-/// ```
 pub fn elements(dtype: DType, n: usize) -> Vec<Element> {
     (0..n).map(|i| element(dtype, i)).collect()
 }
@@ -70,12 +64,6 @@ fn is_int(dtype: DType) -> bool {
 }
 
 /// The zero of `dtype`: what ONNX Pad fills with when no value is given.
-///
-/// ```
-/// use padkit::DType;
-/// assert_eq!(padkit_conformance::values::zero(DType::Float16), vec![0, 0]);
-/// assert_eq!(padkit_conformance::values::zero(DType::String), Vec::<u8>::new());
-/// ```
 pub fn zero(dtype: DType) -> Element {
     match dtype.layout() {
         Layout::Bytes(w) => vec![0; w],
@@ -88,12 +76,6 @@ pub fn zero(dtype: DType) -> Element {
 /// infinity for the floats; the limits for the integers; `true`; the empty string and a
 /// non-ASCII one; the all-ones and sign-bit codes of the float8 and float4 types; the
 /// extreme codes of the packed integers.
-///
-/// ```
-/// use padkit::DType;
-/// let s = padkit_conformance::values::specials(DType::Int64);
-/// assert_eq!(s[0], ("int-min", i64::MIN.to_le_bytes().to_vec()));
-/// ```
 pub fn specials(dtype: DType) -> Vec<(&'static str, Element)> {
     let float = |nan: Element, neg_zero: Element, inf: Element| {
         vec![("nan", nan), ("negative-zero", neg_zero), ("infinity", inf)]
@@ -161,13 +143,6 @@ pub fn specials(dtype: DType) -> Vec<(&'static str, Element)> {
 ///
 /// When the elements do not fit the type or the shape (the catalogue's own values
 /// always do).
-///
-/// ```
-/// use padkit::DType;
-/// use padkit_conformance::values::{elements, tensor};
-/// let t = tensor(DType::UInt4, &[3], &elements(DType::UInt4, 3));
-/// assert_eq!(t.unpacked_codes().unwrap(), vec![1, 2, 3]);
-/// ```
 pub fn tensor(dtype: DType, shape: &[usize], elements: &[Element]) -> Tensor {
     let made = match dtype.layout() {
         Layout::Strings => {
@@ -184,16 +159,49 @@ pub fn tensor(dtype: DType, shape: &[usize], elements: &[Element]) -> Tensor {
 
 /// An `f32` (a `value` attribute of Pad-1 and Pad-2) as an element of `dtype`, one of
 /// the float types those versions take.
-///
-/// ```
-/// use padkit::DType;
-/// let e = padkit_conformance::values::from_f32(DType::Float64, 1.5);
-/// assert_eq!(e, 1.5f64.to_le_bytes().to_vec());
-/// ```
 pub fn from_f32(dtype: DType, x: f32) -> Element {
     match dtype {
         DType::Float64 => f64::from(x).to_le_bytes().to_vec(),
         DType::Float16 => f16::from_f32(x).to_le_bytes().to_vec(),
         _ => x.to_le_bytes().to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn elements_are_little_endian_and_distinct() {
+        use padkit::DType;
+        let e = crate::values::elements(DType::Int16, 2);
+        assert_eq!(e, vec![vec![1, 0], vec![2, 0]]);
+    }
+
+    #[test]
+    fn zero_is_the_zero_bit_pattern() {
+        use padkit::DType;
+        assert_eq!(crate::values::zero(DType::Float16), vec![0, 0]);
+        assert_eq!(crate::values::zero(DType::String), Vec::<u8>::new());
+    }
+
+    #[test]
+    fn specials_of_ints_are_their_limits() {
+        use padkit::DType;
+        let s = crate::values::specials(DType::Int64);
+        assert_eq!(s[0], ("int-min", i64::MIN.to_le_bytes().to_vec()));
+    }
+
+    #[test]
+    fn tensors_of_packed_types_hold_codes() {
+        use crate::values::{elements, tensor};
+        use padkit::DType;
+        let t = tensor(DType::UInt4, &[3], &elements(DType::UInt4, 3));
+        assert_eq!(t.unpacked_codes().unwrap(), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn from_f32_converts_to_the_type() {
+        use padkit::DType;
+        let e = crate::values::from_f32(DType::Float64, 1.5);
+        assert_eq!(e, 1.5f64.to_le_bytes().to_vec());
     }
 }

@@ -39,7 +39,7 @@ pub use center_crop_pad::{CenterCropPad, center_crop_pad_builder};
 pub use dim::SymDim;
 pub use eval::limit_output_bytes;
 pub use expansion::OnnxPad;
-pub use loader::{pad_builder, parse_pad_node};
+pub use loader::{node_opset, pad_builder, parse_pad_node};
 pub use op::{Operand, PadkitPad};
 
 use tract_onnx::model::OnnxOpRegister;

@@ -5,7 +5,7 @@ use padkit::onnx::{PADKIT_DOMAIN, Signature, Source};
 use tract_hir::internal::*;
 use tract_onnx::model::{ParsingContext, optional_inputs};
 use tract_onnx::pb::attribute_proto::AttributeType;
-use tract_onnx::pb::{AttributeProto, NodeProto};
+use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto};
 
 use crate::OnnxPad;
 
@@ -15,16 +15,29 @@ use crate::OnnxPad;
 /// - opset 1: `paddings` and `value` attributes;
 /// - opsets 2–10: `pads` and `value` attributes;
 /// - opset 11+: `pads`, optional `constant_value`, and (18+) optional `axes` inputs;
-///   `mode="wrap"` from 19.
+///   `mode="wrap"` from 19;
+/// - padkit's own Pad ([`PADKIT_DOMAIN`]): symmetric mode too (interior padding is
+///   refused: the tract op does not run it).
+///
+/// `padkit_tract::onnx()` registers it; to build a framework by hand:
+///
+/// ```
+/// let mut onnx = tract_onnx::onnx();
+/// onnx.op_register.insert("Pad", padkit_tract::pad_builder);
+/// ```
 ///
 /// # Errors
 ///
-/// The errors of [`parse_pad_node`] at the model's opset.
+/// The errors of [`parse_pad_node`] at the model's opset of the node's domain, and an
+/// error for interior padding.
 pub fn pad_builder(
     ctx: &ParsingContext,
     node: &NodeProto,
 ) -> TractResult<(Box<dyn InferenceOp>, Vec<String>)> {
-    let pad = parse_pad_node(node, ctx.onnx_operator_set_version)?;
+    let pad = parse_pad_node(
+        node,
+        node_opset(ctx.model, node, ctx.onnx_operator_set_version),
+    )?;
     if pad.interior.is_some() {
         bail!(
             "Pad node {:?} ({PADKIT_DOMAIN}): padkit-tract does not run interior padding \
@@ -35,16 +48,40 @@ pub fn pad_builder(
     Ok((expand(pad), vec![]))
 }
 
-/// Reads a Pad node's attributes and optional inputs for `opset` (of ONNX's domain, or of
-/// [`PADKIT_DOMAIN`] for padkit's own Pad: symmetric mode and interior padding).
+/// The model's opset of `node`'s domain: `onnx_opset` for ONNX's, the imported version of
+/// any other (0 when the model does not import it).
+///
+/// ```
+/// use tract_onnx::pb::{ModelProto, NodeProto, OperatorSetIdProto};
+/// let model = ModelProto { opset_import: vec![OperatorSetIdProto { domain: "ai.padkit".into(), version: 1 }], ..Default::default() };
+/// let node = NodeProto { domain: "ai.padkit".into(), ..Default::default() };
+/// assert_eq!(padkit_tract::node_opset(&model, &node, 25), 1);
+/// assert_eq!(padkit_tract::node_opset(&model, &NodeProto::default(), 25), 25);
+/// ```
+pub fn node_opset(model: &ModelProto, node: &NodeProto, onnx_opset: i64) -> i64 {
+    if node.domain.is_empty() || node.domain == "ai.onnx" {
+        return onnx_opset;
+    }
+    model
+        .opset_import
+        .iter()
+        .find(|o| o.domain == node.domain)
+        .map_or(0, |o| o.version)
+}
+
+/// Reads a Pad node's attributes and optional inputs for `opset`, the model's opset of the
+/// node's domain (see [`node_opset`]): ONNX's, or [`PADKIT_DOMAIN`] for padkit's own Pad
+/// (symmetric mode and interior padding).
 ///
 /// `value_input` and `axes_input` index the node's non-empty inputs, as tract wires them.
 ///
 /// # Errors
 ///
 /// Each error names the node:
-/// - the `mode` attribute is not a string, not UTF-8, not an ONNX Pad mode, or `wrap`
-///   before opset 19;
+/// - the `mode` attribute is not a string, not UTF-8, not a mode of the node's Pad
+///   (ONNX's: no symmetric, `wrap` from opset 19), or the `interior` attribute is not a
+///   list of ints;
+/// - the model imports padkit's domain at a version other than 1;
 /// - below opset 11, the `paddings` (opset 1) or `pads` attribute is missing or not a
 ///   list of ints, or the `value` attribute is not a float;
 /// - the node has more inputs than its Pad version takes (an `axes` input before opset

@@ -270,14 +270,26 @@ pub enum PadError {
         opset: i64,
     },
     /// A Pad node with more inputs than its version takes, or none.
-    #[error("Pad-{version} takes {} input{}, the node has {got}", if *max == 1 { "1".to_string() } else { format!("1 to {max}") }, if *max == 1 { "" } else { "s" })]
+    #[error("{op} takes {} input{}, the node has {got}", if *max == 1 { "1".to_string() } else { format!("1 to {max}") }, if *max == 1 { "" } else { "s" })]
     InputCount {
-        /// The Pad version.
-        version: i64,
+        /// The op (`Pad-13`, `ai.padkit Pad-1`).
+        op: String,
         /// The most inputs it takes.
         max: usize,
         /// The node's inputs.
         got: usize,
+    },
+    /// A model importing a version of padkit's domain that does not exist.
+    #[error(
+        "the model imports {domain} at version {opset} (0: not at all); its Pad is version {version}"
+    )]
+    DomainVersion {
+        /// The domain.
+        domain: &'static str,
+        /// Its only version.
+        version: i64,
+        /// The version the model imports.
+        opset: i64,
     },
     /// An element type the model's version of ONNX Pad does not take.
     #[error("Pad-{version} does not take element type {dtype} (Pad-{since} does)")]

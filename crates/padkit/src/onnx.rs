@@ -6,9 +6,25 @@
 use crate::{DType, PadError, PadMode, Result};
 
 /// Every version of ONNX Pad.
+///
+/// ```
+/// assert_eq!(padkit::onnx::PAD_VERSIONS[0], 1);
+/// ```
 pub const PAD_VERSIONS: [i64; 10] = [1, 2, 11, 13, 18, 19, 21, 23, 24, 25];
 
+/// The newest version of ONNX Pad.
+///
+/// ```
+/// assert_eq!(padkit::onnx::NEWEST_VERSION, 25);
+/// ```
+pub const NEWEST_VERSION: i64 = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
+
 /// Where a Pad version reads an operand.
+///
+/// ```
+/// use padkit::onnx::{Source, signature};
+/// assert_eq!(signature(2).pads, Source::Attribute("pads"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
     /// A node attribute of this name.
@@ -21,6 +37,11 @@ pub enum Source {
 /// optional `constant_value` and `axes`, every element type) plus the mode `symmetric` and
 /// the attribute `interior` (ints, one per padded axis: fill values inserted between
 /// adjacent elements, constant mode only), at version 1.
+///
+/// ```
+/// use padkit::onnx::{PADKIT_DOMAIN, node_signature};
+/// assert_eq!(node_signature(PADKIT_DOMAIN, 1).name(), "ai.padkit Pad-1");
+/// ```
 pub const PADKIT_DOMAIN: &str = "ai.padkit";
 
 /// What one ONNX Pad version takes.
@@ -35,6 +56,8 @@ pub const PADKIT_DOMAIN: &str = "ai.padkit";
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
+    /// The node's domain: empty for ONNX's, or [`PADKIT_DOMAIN`].
+    pub domain: &'static str,
     /// The model's opset of the node's domain.
     pub opset: i64,
     /// The Pad version (one of [`PAD_VERSIONS`]; 1 in [`PADKIT_DOMAIN`]).
@@ -58,6 +81,11 @@ pub struct Signature {
 
 /// The signature of the Pad version a model of `opset` uses (the newest version at or
 /// below it; opsets below 1 read as Pad-1).
+///
+/// ```
+/// let pad = padkit::onnx::signature(20);
+/// assert_eq!((pad.version, pad.max_inputs()), (19, 4));
+/// ```
 pub fn signature(opset: i64) -> Signature {
     let version = PAD_VERSIONS
         .iter()
@@ -71,6 +99,7 @@ pub fn signature(opset: i64) -> Signature {
         _ => (Source::Input(1), Source::Input(2)),
     };
     Signature {
+        domain: "",
         opset,
         version,
         pads,
@@ -83,7 +112,8 @@ pub fn signature(opset: i64) -> Signature {
 }
 
 /// The signature of a Pad node of `domain` in a model that imports `opset` of it: padkit's
-/// own in [`PADKIT_DOMAIN`], ONNX's otherwise.
+/// own in [`PADKIT_DOMAIN`] (whose only version is 1: [`Signature::check_inputs`] refuses
+/// others), ONNX's otherwise.
 ///
 /// ```
 /// use padkit::onnx::{PADKIT_DOMAIN, Source, node_signature};
@@ -96,20 +126,29 @@ pub fn node_signature(domain: &str, opset: i64) -> Signature {
     if domain != PADKIT_DOMAIN {
         return signature(opset);
     }
-    let newest = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
     Signature {
+        domain: PADKIT_DOMAIN,
+        opset,
         version: 1,
         interior: Some(Source::Attribute("interior")),
         modes: PadMode::ALL.to_vec(),
-        types_of: newest,
-        ..signature(newest)
+        types_of: NEWEST_VERSION,
+        ..signature(NEWEST_VERSION)
     }
-    .at(opset)
 }
 
 impl Signature {
-    fn at(self, opset: i64) -> Signature {
-        Signature { opset, ..self }
+    /// The op as errors name it: `Pad-13`, or `ai.padkit Pad-1`.
+    ///
+    /// ```
+    /// assert_eq!(padkit::onnx::signature(17).name(), "Pad-13");
+    /// ```
+    pub fn name(&self) -> String {
+        if self.domain.is_empty() {
+            format!("Pad-{}", self.version)
+        } else {
+            format!("{} Pad-{}", self.domain, self.version)
+        }
     }
 
     /// The most inputs a node of this version has (empty names of omitted optional
@@ -131,8 +170,9 @@ impl Signature {
     ///
     /// # Errors
     ///
-    /// [`PadError::InputNeedsOpset`] for an `axes` input before Pad-18, and
-    /// [`PadError::InputCount`] for no input, or more than [`Signature::max_inputs`].
+    /// [`PadError::InputNeedsOpset`] for an `axes` input before Pad-18,
+    /// [`PadError::InputCount`] for no input, or more than [`Signature::max_inputs`], and
+    /// [`PadError::DomainVersion`] for a [`PADKIT_DOMAIN`] opset other than 1.
     ///
     /// ```
     /// use padkit::onnx::signature;
@@ -147,6 +187,13 @@ impl Signature {
     /// );
     /// ```
     pub fn check_inputs(&self, inputs: usize) -> Result<()> {
+        if !self.domain.is_empty() && self.opset != self.version {
+            return Err(PadError::DomainVersion {
+                domain: self.domain,
+                version: self.version,
+                opset: self.opset,
+            });
+        }
         let max = self.max_inputs();
         if inputs == 4 && self.axes.is_none() && max == 3 {
             return Err(PadError::InputNeedsOpset {
@@ -157,7 +204,7 @@ impl Signature {
         }
         if inputs == 0 || inputs > max {
             return Err(PadError::InputCount {
-                version: self.version,
+                op: self.name(),
                 max,
                 got: inputs,
             });
@@ -178,10 +225,12 @@ impl Signature {
     /// assert!(signature(18).parse_mode("wrap").is_err());
     /// ```
     pub fn parse_mode(&self, text: &str) -> Result<PadMode> {
-        if self.interior.is_some() {
-            return text.parse::<PadMode>();
+        match text.parse::<PadMode>() {
+            Ok(mode) if self.modes.contains(&mode) => Ok(mode),
+            // ONNX's errors: not an ONNX mode, or not yet at this opset
+            _ if self.domain.is_empty() => parse_mode(text, self.opset),
+            other => other,
         }
-        parse_mode(text, self.opset)
     }
 }
 
@@ -218,11 +267,10 @@ pub fn modes_for(opset: i64) -> Vec<PadMode> {
 /// assert!(parse_mode("symmetric", 25).is_err());
 /// ```
 pub fn parse_mode(text: &str, opset: i64) -> Result<PadMode> {
-    let newest = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
     let mode = text
         .parse::<PadMode>()
         .ok()
-        .filter(|m| modes_for(newest).contains(m))
+        .filter(|m| modes_for(NEWEST_VERSION).contains(m))
         .ok_or_else(|| PadError::UnknownOnnxMode(text.to_string()))?;
     if !modes_for(opset).contains(&mode) {
         return Err(PadError::ModeNeedsOpset { mode, opset });
@@ -251,15 +299,9 @@ pub fn check_type(dtype: DType, opset: i64) -> Result<()> {
     if opset >= since {
         return Ok(());
     }
-    let version = PAD_VERSIONS
-        .iter()
-        .rev()
-        .find(|&&v| v <= opset)
-        .copied()
-        .unwrap_or(1);
     Err(PadError::TypeNeedsOpset {
         dtype,
-        version,
+        version: signature(opset).version,
         since,
     })
 }
