@@ -1,5 +1,6 @@
 //! Grades a small pad written for this example (constant and edge modes on `f32`, any
-//! rank, no crops, no axes subset) against padkit's catalogue, and prints the matrix.
+//! rank, no crops, no axes subset, no interior padding) against padkit's catalogue, and
+//! prints the matrix.
 //!
 //! `cargo run -p padkit-conformance --example grade_a_pad`
 
@@ -39,6 +40,9 @@ fn answer(case: &Case) -> Answer {
     let rank = case.input.shape().len();
     if case.axes.is_some() || case.pads.len() != 2 * rank || case.pads.iter().any(|&p| p < 0) {
         return Answer::Unsupported("non-negative pads on every axis only".into());
+    }
+    if case.interior.is_some() {
+        return Answer::Unsupported("no interior padding".into());
     }
     if edge && case.input.is_empty() {
         return Answer::Error("edge padding of an empty tensor".into());
