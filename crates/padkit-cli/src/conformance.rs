@@ -5,75 +5,15 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
-use prost::Message;
-use tract_onnx::pb::ModelProto;
 
 use crate::engine::{self, Engine};
 use crate::graph::is_pad_graph;
-use crate::names::printable;
-use crate::proto::decode_tensor;
 use crate::suite::read_manifest;
 use crate::verdict::{Expect, Tally, judge};
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict};
-
-/// Every folder below `dir` holding `model.onnx`, sorted. Symbolic links to directories
-/// are not followed, so a link back up the tree cannot make the walk endless.
-///
-/// ```
-/// let dir = std::env::temp_dir().join("padkit-doc-find-cases");
-/// std::fs::create_dir_all(dir.join("case")).unwrap();
-/// std::fs::write(dir.join("case/model.onnx"), b"").unwrap();
-/// let cases = padkit_cli::conformance::find_cases(&dir).unwrap();
-/// assert_eq!(cases, vec![dir.join("case")]);
-/// ```
-pub fn find_cases(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = vec![];
-    walk(dir, &mut out)?;
-    out.sort();
-    Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    if dir.join("model.onnx").is_file() {
-        out.push(dir.to_path_buf());
-        return Ok(());
-    }
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read directory {}", dir.display()))?;
-    for e in entries {
-        let e = e.with_context(|| format!("cannot read directory {}", dir.display()))?;
-        // `file_type` does not follow symbolic links.
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
-            walk(&e.path(), out)?;
-        }
-    }
-    Ok(())
-}
-
-/// Reads and decodes an ONNX model.
-pub fn read_model(path: &Path) -> Result<ModelProto> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    ModelProto::decode(&*bytes).with_context(|| {
-        format!(
-            "{} is not an ONNX model (protobuf decoding failed)",
-            path.display()
-        )
-    })
-}
-
-/// Tensors `prefix_0.pb`, `prefix_1.pb`, … in `dir`.
-pub fn numbered(dir: &Path, prefix: &str) -> Result<Vec<padkit::Tensor>> {
-    (0..)
-        .map(|k| dir.join(format!("{prefix}_{k}.pb")))
-        .take_while(|p| p.is_file())
-        .map(|p| {
-            let bytes =
-                std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-            decode_tensor(&bytes, &p.display().to_string())
-        })
-        .collect()
-}
+use padkit_onnx::data::{find_cases, numbered, read_model};
+use padkit_onnx::names::printable;
 
 /// How `conformance` compares and bounds the cases.
 #[derive(Debug, Clone, Copy)]

@@ -22,8 +22,8 @@ const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 /// padkit_cli::fuzzing::readers(b"\x93NUMPY\x01\x00");
 /// ```
 pub fn readers(data: &[u8]) {
-    let _ = crate::proto::decode_tensor(data, "fuzz input");
-    let _ = crate::npy::read_npy(data, "fuzz input");
+    let _ = padkit_onnx::proto::decode_tensor(data, "fuzz input");
+    let _ = padkit_onnx::npy::read_npy(data, "fuzz input");
     run(data, Engine::Core);
 }
 
@@ -48,7 +48,7 @@ pub fn nnef(data: &[u8]) {
     };
     let outcome = crate::isolate::isolated("nnef", || {
         padkit_tract::limit_output_bytes(MAX_OUTPUT_BYTES);
-        let model = nnef_text(text)?;
+        let model = padkit_tract::nnef::read_text(text)?;
         crate::tract_engine::check_sizes(&model, MAX_OUTPUT_BYTES)?;
         let inputs = model
             .input_outlets()?
@@ -72,29 +72,6 @@ pub fn nnef(data: &[u8]) {
     {
         panic!("{p}");
     }
-}
-
-/// A `graph.nnef` (with no tensor files) read by tract-nnef with padkit's extension.
-///
-/// # Errors
-///
-/// tract-nnef's, when the text does not parse or its graph does not load.
-///
-/// ```
-/// let m = padkit_cli::fuzzing::nnef_text("version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
-/// assert!(m.is_ok());
-/// ```
-pub fn nnef_text(text: &str) -> TractResult<TypedModel> {
-    use padkit_tract::nnef::WithPadkit;
-    let proto = tract_nnef::ast::ProtoModel {
-        doc: tract_nnef::ast::parse::parse_document(text)?,
-        tensors: Default::default(),
-        quantization: None,
-        resources: Default::default(),
-    };
-    tract_nnef::nnef()
-        .with_padkit()
-        .model_for_proto_model(&proto)
 }
 
 fn run(data: &[u8], engine: Engine) {

@@ -8,8 +8,8 @@ use anyhow::{Context, Result, bail, ensure};
 use padkit::{DType, PadSpec, Tensor};
 use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
 
-use crate::proto::{check_proto, tensor_from_proto};
 use padkit::onnx::PADKIT_DOMAIN;
+use padkit_onnx::proto::{check_proto, tensor_from_proto};
 use padkit_tract::node_opset;
 
 /// The newest ONNX opset of the default domain padkit knows: onnx 1.23's. Pad-25 is the

@@ -1,8 +1,7 @@
 //! # padkit-cli: the `padkit` binary's library
 //!
-//! Everything `padkit` does, as functions: reading ONNX models, `TensorProto`s and `.npy`
-//! files strictly ([`proto`], [`npy`]); checking a model as ONNX Runtime does at load
-//! time ([`graph`]); running it on an engine ([`engine`]: padkit's core, tract with
+//! Everything `padkit` does, as functions (the ONNX I/O it reads and writes with is
+//! padkit-onnx's): checking a model as ONNX Runtime does at load time ([`graph`]); running it on an engine ([`engine`]: padkit's core, tract with
 //! padkit's Pad, or Burn with padkit-burn); comparing outputs ([`verdict`]);
 //! the built-in self-check, the conformance runner, the suite's export and the benchmark.
 //!
@@ -22,10 +21,6 @@ pub mod fuzzing;
 pub mod graph;
 pub mod isolate;
 pub mod limits;
-pub mod model;
-pub mod names;
-pub mod npy;
-pub mod proto;
 pub mod run;
 pub mod selfcheck;
 pub mod stock_burn_engine;

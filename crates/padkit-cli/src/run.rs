@@ -10,13 +10,13 @@ use padkit::{Data, Tensor};
 use prost::Message;
 use tract_onnx::pb::TensorProto;
 
-use crate::conformance::{numbered, read_model};
 use crate::engine::{self, Engine};
 use crate::graph::{Outcome, graph_inputs};
-use crate::names::{file_name, printable};
-use crate::npy::read_npy;
-use crate::proto::{decode_tensor, tensor_to_proto};
 use padkit_conformance::compare::head;
+use padkit_onnx::data::{numbered, read_model};
+use padkit_onnx::names::{file_name, printable};
+use padkit_onnx::npy::read_npy;
+use padkit_onnx::proto::{decode_tensor, tensor_to_proto};
 
 /// What `padkit run` was asked to do.
 pub struct Request<'a> {

@@ -8,8 +8,8 @@ use padkit_conformance::{Expected, Report, Size, cases};
 
 use crate::engine::{self, Engine};
 use crate::limits::default_max_output_bytes;
-use crate::model::PadModel;
 use crate::verdict::{Expect, Tally, judge};
+use padkit_onnx::model::PadModel;
 
 /// Runs the suite; prints progress, then the feature × engine matrix and returns the
 /// tally.

@@ -12,8 +12,8 @@ use padkit_conformance::report::{TABLE_BEGIN, TABLE_END, splice};
 use padkit_conformance::{Case, Expected, Manifest, Report, Size, cases};
 use prost::Message;
 
-use crate::model::PadModel;
-use crate::proto::tensor_to_proto;
+use padkit_onnx::model::PadModel;
+use padkit_onnx::proto::tensor_to_proto;
 
 /// The catalogue's cases of `size` that carry every tag of `tags` (a whole tag such as
 /// `mode:reflect`, or its value, `reflect`).

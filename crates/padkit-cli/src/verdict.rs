@@ -7,7 +7,7 @@ use padkit_conformance::compare::{Tolerance, first_difference};
 
 use crate::graph::Outcome;
 use crate::isolate::Panicked;
-use crate::names::printable;
+use padkit_onnx::names::printable;
 
 /// What a case expects of an engine.
 #[derive(Debug, Clone, Copy)]

@@ -185,7 +185,7 @@ fn npy_input_feeds_the_data() {
     let ds = case.join("test_data_set_0");
     let dir = std::env::temp_dir().join(format!("padkit-npy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let x = padkit_cli::proto::tensor_from_proto(
+    let x = padkit_onnx::proto::tensor_from_proto(
         &<tract_onnx::pb::TensorProto as prost::Message>::decode(
             &*std::fs::read(ds.join("input_0.pb")).unwrap(),
         )

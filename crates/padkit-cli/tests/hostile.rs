@@ -7,8 +7,8 @@ use std::process::Output;
 
 use assert_cmd::Command;
 use padkit::{DType, Data, Tensor};
-use padkit_cli::model::{Feed, PadModel};
-use padkit_cli::proto::tensor_to_proto;
+use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::proto::tensor_to_proto;
 use prost::Message;
 use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 

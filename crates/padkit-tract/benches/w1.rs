@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use padkit::Tensor;
-use padkit_cli::model::{Feed, PadModel};
+use padkit_onnx::model::{Feed, PadModel};
 use tract_core::ops::array::{Pad, PadMode};
 use tract_onnx::prelude::*;
 
@@ -18,9 +18,7 @@ fn w1(c: &mut Criterion) {
         .collect();
     let x = Tensor::from_slice(&shape, &data).unwrap();
     // shared, not copied, on every run: the plans see the same input tensor
-    let input = padkit_cli::tract_engine::to_tract(&x)
-        .unwrap()
-        .into_arc_tensor();
+    let input = padkit_onnx::tract::to_tract(&x).unwrap().into_arc_tensor();
     let pads = vec![0, 0, 2, 2, 0, 0, 2, 2];
     let mut group = c.benchmark_group("W1-tract");
     let out_len = 64 * 260 * 260;

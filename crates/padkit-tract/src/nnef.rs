@@ -211,3 +211,25 @@ fn load(builder: &mut ModelBuilder, invocation: &ResolvedInvocation) -> TractRes
     let op = PadkitPad::new(&name, mode, pads, axes, value, &builder.model, input)?;
     builder.wire(op, &wires)
 }
+
+/// A `graph.nnef` (with no tensor files) read by tract-nnef with padkit's extension.
+///
+/// # Errors
+///
+/// tract-nnef's, when the text does not parse or its graph does not load.
+///
+/// ```
+/// let m = padkit_tract::nnef::read_text("version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
+/// assert!(m.is_ok());
+/// ```
+pub fn read_text(text: &str) -> TractResult<TypedModel> {
+    let proto = tract_nnef::ast::ProtoModel {
+        doc: tract_nnef::ast::parse::parse_document(text)?,
+        tensors: Default::default(),
+        quantization: None,
+        resources: Default::default(),
+    };
+    tract_nnef::nnef()
+        .with_padkit()
+        .model_for_proto_model(&proto)
+}

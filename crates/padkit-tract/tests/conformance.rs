@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use padkit_cli::proto::tensor_from_proto;
-use padkit_cli::tract_engine::{from_tract, to_tract};
+use padkit_onnx::proto::tensor_from_proto;
+use padkit_onnx::tract::{from_tract, to_tract};
 use prost::Message;
 use tract_onnx::pb::TensorProto;
 use tract_onnx::prelude::*;

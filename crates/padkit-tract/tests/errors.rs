@@ -1,7 +1,7 @@
 //! Malformed Pad nodes give errors naming the node, the input and the numbers.
 
 use padkit::Tensor;
-use padkit_cli::model::{Feed, PadModel};
+use padkit_onnx::model::{Feed, PadModel};
 use tract_onnx::prelude::*;
 
 fn error(m: PadModel) -> String {
@@ -13,7 +13,7 @@ fn error(m: PadModel) -> String {
             let inputs = m
                 .inputs()
                 .iter()
-                .map(|t| Ok(padkit_cli::tract_engine::to_tract(t)?.into_tvalue()))
+                .map(|t| Ok(padkit_onnx::tract::to_tract(t)?.into_tvalue()))
                 .collect::<TractResult<TVec<_>>>()?;
             p.run(inputs)
         });
@@ -177,7 +177,7 @@ fn pads_of_the_wrong_type_or_rank() {
         let mut proto =
             PadModel::new(13, "constant", x(), vec![1, 1, 1, 1], Feed::Initializer).proto();
         proto.graph.as_mut().unwrap().initializer[0] =
-            padkit_cli::proto::tensor_to_proto(&pads, "pads");
+            padkit_onnx::proto::tensor_to_proto(&pads, "pads");
         let e = padkit_tract::onnx()
             .model_for_proto_model(&proto)
             .and_then(|m| m.into_optimized())
@@ -216,9 +216,7 @@ fn padkit_domain_interior_is_refused_and_symmetric_needs_the_domain() {
         .into_runnable()
         .unwrap()
         .run(tvec![
-            padkit_cli::tract_engine::to_tract(&x())
-                .unwrap()
-                .into_tvalue()
+            padkit_onnx::tract::to_tract(&x()).unwrap().into_tvalue()
         ])
         .unwrap();
     assert_eq!(out[0].shape(), &[3, 4]);

@@ -2,8 +2,8 @@
 //! symbols fixed later fix its output shape, quantized types keep their parameters.
 
 use padkit::{PadMode, Tensor};
-use padkit_cli::model::{Feed, PadModel};
-use padkit_cli::tract_engine::to_tract;
+use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::tract::to_tract;
 use padkit_testkit::Case;
 use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;

@@ -6,8 +6,8 @@
 //! names padkit's extension, and hostile `padkit_pad` parameters are refused cleanly.
 
 use padkit::{PadMode, Tensor};
-use padkit_cli::model::{Feed, PadModel};
-use padkit_cli::tract_engine::{from_tract, to_tract};
+use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::tract::{from_tract, to_tract};
 use padkit_tract::nnef::WithPadkit;
 use padkit_tract::{Operand, PadkitPad};
 use tract_onnx::prelude::*;
@@ -299,7 +299,7 @@ fn the_short_extension_name_still_reads() {
     let model = optimized(&m);
     let text = graph_text(&model).replace(padkit_tract::nnef::REGISTRY_ID, "padkit");
     assert!(text.contains("extension tract_registry padkit;"), "{text}");
-    let back = padkit_cli::fuzzing::nnef_text(&text).unwrap();
+    let back = padkit_tract::nnef::read_text(&text).unwrap();
     let inputs = m.inputs();
     assert_eq!(run(back, &inputs), run(model, &inputs));
 }
@@ -338,8 +338,8 @@ fn hostile_padkit_pad_parameters_are_refused() {
     ] {
         let doc = text.replace(&call, &hostile);
         let outcome = std::panic::catch_unwind(|| {
-            let model = padkit_cli::fuzzing::nnef_text(&doc)?;
-            let x = padkit_cli::tract_engine::to_tract(&x())?;
+            let model = padkit_tract::nnef::read_text(&doc)?;
+            let x = padkit_onnx::tract::to_tract(&x())?;
             model.into_runnable()?.run(tvec![x.into_tvalue()])
         });
         let result = outcome.unwrap_or_else(|_| panic!("panicked on {hostile}"));

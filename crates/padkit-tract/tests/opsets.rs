@@ -2,8 +2,8 @@
 //! naive reference (shared with padkit's own tests, not copied).
 
 use padkit::Tensor;
-use padkit_cli::model::{Feed, PadModel};
-use padkit_cli::tract_engine::{from_tract, to_tract};
+use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::tract::{from_tract, to_tract};
 use padkit_testkit::Case;
 use tract_onnx::prelude::*;
 

@@ -1,7 +1,7 @@
 //! tract's optimiser keeps its Conv folding, and every remaining Pad runs padkit.
 
 use padkit::Tensor;
-use padkit_cli::model::{Feed, PadModel};
+use padkit_onnx::model::{Feed, PadModel};
 use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::Approximation;
@@ -18,7 +18,7 @@ fn pad_conv(mode: &str) -> tract_onnx::pb::ModelProto {
     )
     .unwrap();
     g.initializer
-        .push(padkit_cli::proto::tensor_to_proto(&w, "w"));
+        .push(padkit_onnx::proto::tensor_to_proto(&w, "w"));
     g.node.push(NodeProto {
         name: "conv".into(),
         op_type: "Conv".into(),
@@ -125,7 +125,7 @@ fn then_pad(mut proto: tract_onnx::pb::ModelProto, pads: &[i64]) -> tract_onnx::
     let input = g.output[0].name.clone();
     let p = Tensor::from_slice(&[pads.len()], pads).unwrap();
     g.initializer
-        .push(padkit_cli::proto::tensor_to_proto(&p, "pads2"));
+        .push(padkit_onnx::proto::tensor_to_proto(&p, "pads2"));
     g.node.push(NodeProto {
         name: "pad2".into(),
         op_type: "Pad".into(),
@@ -151,7 +151,7 @@ fn optimised_graphs_are_as_small_as_stock() {
     let g = of_constant.graph.as_mut().unwrap();
     g.input.retain(|i| i.name != "x");
     g.initializer
-        .push(padkit_cli::proto::tensor_to_proto(&x, "x"));
+        .push(padkit_onnx::proto::tensor_to_proto(&x, "x"));
     let corpus = [
         ("zero pad, conv", pad_conv("constant")),
         ("edge pad, conv", pad_conv("edge")),

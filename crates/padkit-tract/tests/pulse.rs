@@ -8,7 +8,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use padkit::PadMode;
-use padkit_cli::model::{Feed, PadModel};
+use padkit_onnx::model::{Feed, PadModel};
 use padkit_tract::{Operand, PadkitPad};
 use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto};
 use tract_onnx::prelude::*;
@@ -43,7 +43,7 @@ fn then(m: &PadModel, op_type: &str) -> ModelProto {
         )
         .unwrap();
         g.initializer
-            .push(padkit_cli::proto::tensor_to_proto(&w, "w"));
+            .push(padkit_onnx::proto::tensor_to_proto(&w, "w"));
         node.input.push("w".into());
         node.attribute.push(AttributeProto {
             name: "kernel_shape".into(),

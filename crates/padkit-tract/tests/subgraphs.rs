@@ -3,7 +3,7 @@
 //! no `Loop` at all, so a Loop body never reaches an op builder.
 
 use padkit::PadMode;
-use padkit_cli::proto::tensor_to_proto;
+use padkit_onnx::proto::tensor_to_proto;
 use padkit_testkit::Case;
 use tract_onnx::pb::tensor_shape_proto::{Dimension, dimension};
 use tract_onnx::pb::{

@@ -6,9 +6,9 @@
 //! simplifier, to `−(H mod k)`, before the Pad ever sees it.)
 
 use padkit::Tensor;
-use padkit_cli::model::{Feed, PadModel};
-use padkit_cli::proto::tensor_to_proto;
-use padkit_cli::tract_engine::{from_tract, to_tract};
+use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx::tract::{from_tract, to_tract};
 use padkit_testkit::Case;
 use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use burn::tensor::{Bool, DType as BurnType, Int, Tensor, TensorData};
 use burn_onnx_import as models;
 use padkit::{DType, Data};
-use padkit_cli::conformance::numbered;
 use padkit_conformance::compare::{Tolerance, first_difference};
+use padkit_onnx::data::numbered;
 
 fn data(case: &str) -> (Vec<padkit::Tensor>, padkit::Tensor) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");

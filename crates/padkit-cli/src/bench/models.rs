@@ -28,13 +28,13 @@ pub fn models(dirs: &[std::path::PathBuf], runs: usize, json: bool) -> Result<()
         .build_global();
     let mut rows = vec![];
     for d in dirs {
-        for case in crate::conformance::find_cases(d)? {
+        for case in padkit_onnx::data::find_cases(d)? {
             eprint!("\r{:<60}", case.display());
-            let model = crate::conformance::read_model(&case.join("model.onnx"))?;
-            let inputs = crate::conformance::numbered(&case.join("test_data_set_0"), "input")?;
+            let model = padkit_onnx::data::read_model(&case.join("model.onnx"))?;
+            let inputs = padkit_onnx::data::numbered(&case.join("test_data_set_0"), "input")?;
             let feeds = inputs
                 .iter()
-                .map(crate::tract_engine::to_tract)
+                .map(padkit_onnx::tract::to_tract)
                 .collect::<Result<TVec<_>>>()?;
             let optimize = |f| crate::tract_engine::optimize(f, &model, &feeds);
             let padkit = optimize(padkit_tract::onnx())?;

@@ -9,11 +9,11 @@ use tract_onnx::prelude::Tensor as TractTensor;
 use tract_onnx::prelude::*;
 
 use super::Job;
-use crate::model::{Feed, PadModel};
+use padkit_onnx::model::{Feed, PadModel};
 
 /// Pushes `padkit-tract`, and `tract-core` where its `Pad` can do `w`.
 pub(super) fn push(w: &Workload, x: &Tensor, jobs: &mut Vec<(String, Job)>) -> Result<()> {
-    let tx = crate::tract_engine::to_tract(x)?.into_arc_tensor();
+    let tx = padkit_onnx::tract::to_tract(x)?.into_arc_tensor();
     let opset = opset_for(&w.spec);
     let mut m = PadModel::new(
         opset,

@@ -17,7 +17,7 @@ pub use padkit_conformance::Feed;
 /// One ONNX model holding a single Pad node.
 ///
 /// ```
-/// use padkit_cli::model::{Feed, PadModel};
+/// use padkit_onnx::model::{Feed, PadModel};
 /// let x = padkit::Tensor::from_slice(&[3], &[1.0f32, 2.0, 3.0]).unwrap();
 /// let m = PadModel::new(19, "wrap", x, vec![1, 1], Feed::Initializer);
 /// assert_eq!(m.proto().opset_import[0].version, 19);
@@ -65,7 +65,7 @@ impl PadModel {
     /// relies on the default), data, and pads, value and axes fed as the case says.
     ///
     /// ```
-    /// use padkit_cli::model::PadModel;
+    /// use padkit_onnx::model::PadModel;
     /// use padkit_conformance::{Size, cases};
     /// let case = cases(Size::Small).into_iter().find(|c| c.has_tag("runtime-everything")).unwrap();
     /// let m = PadModel::from_case(&case);
@@ -280,8 +280,8 @@ impl PadModel {
 /// that opset's Pad adds (float8 at 19's IR 9, int4 at 21's IR 10, …).
 ///
 /// ```
-/// assert_eq!(padkit_cli::model::ir_version(11), 8);
-/// assert_eq!(padkit_cli::model::ir_version(25), 13);
+/// assert_eq!(padkit_onnx::model::ir_version(11), 8);
+/// assert_eq!(padkit_onnx::model::ir_version(25), 13);
 /// ```
 pub fn ir_version(opset: i64) -> i64 {
     match opset {

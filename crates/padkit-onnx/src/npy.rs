@@ -13,7 +13,7 @@ use padkit::{DType, Data, Tensor};
 /// let mut w = npyz::WriteOptions::<f32>::new().default_dtype().shape(&[2]).writer(&mut bytes).begin_nd().unwrap();
 /// w.extend([1.0f32, 2.0]).unwrap();
 /// w.finish().unwrap();
-/// let t = padkit_cli::npy::read_npy(&bytes, "x.npy").unwrap();
+/// let t = padkit_onnx::npy::read_npy(&bytes, "x.npy").unwrap();
 /// assert_eq!(t.to_vec::<f32>().unwrap(), vec![1.0, 2.0]);
 /// ```
 pub fn read_npy(bytes: &[u8], origin: &str) -> Result<Tensor> {

@@ -13,7 +13,7 @@ use tract_onnx::pb::tensor_proto::DataLocation;
 /// ```
 /// use prost::Message;
 /// let tp = tract_onnx::pb::TensorProto { data_type: 7, dims: vec![2], int64_data: vec![3, -1], ..Default::default() };
-/// let t = padkit_cli::proto::decode_tensor(&tp.encode_to_vec(), "pads.pb").unwrap();
+/// let t = padkit_onnx::proto::decode_tensor(&tp.encode_to_vec(), "pads.pb").unwrap();
 /// assert_eq!(t.to_vec::<i64>().unwrap(), vec![3, -1]);
 /// ```
 pub fn decode_tensor(bytes: &[u8], origin: &str) -> Result<Tensor> {
@@ -59,7 +59,7 @@ pub fn check_proto(tp: &TensorProto) -> Result<()> {
 /// ```
 /// use tract_onnx::pb::TensorProto;
 /// let both = TensorProto { data_type: 1, dims: vec![1], float_data: vec![1.0], raw_data: vec![0; 4], ..Default::default() };
-/// let err = padkit_cli::proto::tensor_from_proto(&both).unwrap_err();
+/// let err = padkit_onnx::proto::tensor_from_proto(&both).unwrap_err();
 /// assert!(err.to_string().contains("both raw_data and float_data"));
 /// ```
 pub fn tensor_from_proto(tp: &TensorProto) -> Result<Tensor> {
@@ -264,8 +264,8 @@ fn typed_bytes(tp: &TensorProto, dtype: DType) -> Result<Vec<u8>> {
 ///
 /// ```
 /// let t = padkit::Tensor::from_slice(&[2], &[1.5f32, 2.0]).unwrap();
-/// let tp = padkit_cli::proto::tensor_to_proto(&t, "x");
-/// assert_eq!(padkit_cli::proto::tensor_from_proto(&tp).unwrap(), t);
+/// let tp = padkit_onnx::proto::tensor_to_proto(&t, "x");
+/// assert_eq!(padkit_onnx::proto::tensor_from_proto(&tp).unwrap(), t);
 /// ```
 pub fn tensor_to_proto(t: &Tensor, name: &str) -> TensorProto {
     let mut tp = TensorProto {

@@ -1,0 +1,18 @@
+//! # padkit-onnx: ONNX I/O for padkit's tools and tests
+//!
+//! What the `padkit` CLI, the conformance suite, the adapters' tests and the fuzz targets
+//! read and write: `TensorProto`s ([`proto`]) and `.npy` files ([`npy`]), strictly (each
+//! refusal names the tensor or file and the numbers); ONNX Pad models built in code
+//! ([`model`]); the ONNX backend-test layout ([`data`]); padkit tensors as tract's
+//! ([`tract`]); printable names ([`names`]).
+//!
+//! Not a published library: its callers report the error text itself, so its functions
+//! carry no `# Errors` sections.
+#![allow(clippy::missing_errors_doc)]
+
+pub mod data;
+pub mod model;
+pub mod names;
+pub mod npy;
+pub mod proto;
+pub mod tract;
