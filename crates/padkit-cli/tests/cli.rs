@@ -309,3 +309,55 @@ fn input_of_another_type_than_declared() {
         stderr(&out)
     );
 }
+
+/// A model whose pads are stored as external data beside it runs on every engine, and the
+/// answer is the naive reference's.
+#[test]
+fn external_data_beside_the_model_runs_on_every_engine() {
+    use padkit_onnx::model::{Feed, PadModel};
+    use padkit_onnx::proto::tensor_to_proto;
+    use prost::Message;
+    let dir = std::env::temp_dir().join(format!("padkit-external-{}", std::process::id()));
+    let case = dir.join("case");
+    std::fs::create_dir_all(case.join("test_data_set_0")).unwrap();
+    let values: Vec<f32> = (0..6).map(|i| i as f32).collect();
+    let x = padkit::Tensor::from_slice(&[2, 3], &values).unwrap();
+    let pads = vec![1, 0, 0, 2];
+    let mut proto = PadModel::new(13, "edge", x.clone(), pads.clone(), Feed::Initializer).proto();
+    let init = &mut proto.graph.as_mut().unwrap().initializer[0];
+    std::fs::write(case.join("weights.bin"), std::mem::take(&mut init.raw_data)).unwrap();
+    init.data_location = Some(1);
+    init.external_data = vec![tract_onnx::pb::StringStringEntryProto {
+        key: "location".into(),
+        value: "weights.bin".into(),
+    }];
+    std::fs::write(case.join("model.onnx"), proto.encode_to_vec()).unwrap();
+    let reference =
+        padkit_conformance::reference::Case::new(vec![2, 3], pads, padkit::PadMode::Edge);
+    let (shape, want) = reference.reference(&values, 0.0, 1 << 10).unwrap();
+    let y = padkit::Tensor::from_slice(&shape, &want).unwrap();
+    let set = case.join("test_data_set_0");
+    std::fs::write(
+        set.join("input_0.pb"),
+        tensor_to_proto(&x, "x").encode_to_vec(),
+    )
+    .unwrap();
+    std::fs::write(
+        set.join("output_0.pb"),
+        tensor_to_proto(&y, "y").encode_to_vec(),
+    )
+    .unwrap();
+    let out = padkit()
+        .args(["conformance", "--engine", "all"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert_eq!(
+        text.lines().last(),
+        Some("3 passed, 0 failed, 0 skipped"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -43,15 +43,22 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// Reads and decodes an ONNX model.
+/// Reads and decodes an ONNX model, with the tensors it stores as external data read from
+/// the files beside it (see [`external::inline`](crate::external::inline)).
 pub fn read_model(path: &Path) -> Result<ModelProto> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    ModelProto::decode(&*bytes).with_context(|| {
+    let mut model = ModelProto::decode(&*bytes).with_context(|| {
         format!(
             "{} is not an ONNX model (protobuf decoding failed)",
             path.display()
         )
-    })
+    })?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    crate::external::inline(&mut model, dir).with_context(|| path.display().to_string())?;
+    Ok(model)
 }
 
 /// Tensors `prefix_0.pb`, `prefix_1.pb`, … in `dir`.

@@ -3,7 +3,8 @@
 //! What the `padkit` CLI, the conformance suite, the adapters' tests and the fuzz targets
 //! read and write: `TensorProto`s ([`proto`]) and `.npy` files ([`npy`]), strictly (each
 //! refusal names the tensor or file and the numbers); ONNX Pad models built in code
-//! ([`model`]); the ONNX backend-test layout ([`data`]); padkit tensors as tract's
+//! ([`model`]); the ONNX backend-test layout ([`data`]), with tensors stored as external
+//! data read from beside the model, confined to its directory ([`external`]); padkit tensors as tract's
 //! ([`tract`]); printable names ([`names`]).
 //!
 //! Not a published library: its callers report the error text itself, so its functions
@@ -11,6 +12,7 @@
 #![allow(clippy::missing_errors_doc)]
 
 pub mod data;
+pub mod external;
 pub mod model;
 pub mod names;
 pub mod npy;

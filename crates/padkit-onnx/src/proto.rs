@@ -127,7 +127,8 @@ fn data_source(tp: &TensorProto, dtype: DType, shape: &[usize]) -> Result<Source
     let name = &tp.name;
     ensure!(
         tp.external_data.is_empty() && tp.data_location != Some(DataLocation::External as i32),
-        "tensor {name:?}: its data is stored in an external file, which padkit does not read"
+        "tensor {name:?}: its data is stored in an external file, which padkit reads only \
+         for a model read from a file (beside it)"
     );
     ensure!(
         tp.segment.is_none(),
