@@ -9,7 +9,7 @@ use padkit::half::{bf16, f16};
 use padkit::{DType, Data, PadError, PadSpec, Tensor};
 use padkit_burn::{Fill, pad_with};
 
-use crate::graph::{PadCall, PadResult};
+use padkit_onnx::graph::{PadCall, PadResult};
 
 /// Burn's type for an ONNX type, when Burn has one.
 pub(crate) fn burn_type(dtype: DType) -> Option<BurnType> {

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, ensure};
 
 use crate::engine::{self, Engine};
-use crate::graph::is_pad_graph;
 use crate::suite::read_manifest;
 use crate::verdict::{Expect, Tally, judge};
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict};
 use padkit_onnx::data::{find_cases, numbered, read_model};
+use padkit_onnx::graph::is_pad_graph;
 use padkit_onnx::names::printable;
 
 /// How `conformance` compares and bounds the cases.

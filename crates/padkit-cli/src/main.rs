@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use padkit_cli::engine::Engine;
-use padkit_cli::{bench, conformance, isolate, limits, run, selfcheck, suite, verdict};
+use padkit_cli::{bench, conformance, limits, run, selfcheck, suite, verdict};
 use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
+use padkit_onnx::isolate;
 
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
 #[derive(Parser)]

@@ -11,9 +11,9 @@ use prost::Message;
 use tract_onnx::pb::TensorProto;
 
 use crate::engine::{self, Engine};
-use crate::graph::{Outcome, graph_inputs};
 use padkit_conformance::compare::head;
 use padkit_onnx::data::{numbered, read_model};
+use padkit_onnx::graph::{Outcome, graph_inputs};
 use padkit_onnx::names::{file_name, printable};
 use padkit_onnx::npy::read_npy;
 use padkit_onnx::proto::{decode_tensor, tensor_to_proto};

@@ -13,7 +13,7 @@ use padkit::PadMode;
 use padkit_burn::Fill;
 
 use crate::burn_engine::{fill_of, first, from_burn, to_burn};
-use crate::graph::{PadCall, PadResult};
+use padkit_onnx::graph::{PadCall, PadResult};
 
 /// Runs one Pad node through `Tensor::pad`; outputs above `max_output_bytes` are not run
 /// (Burn's pad checks no size before it allocates).

@@ -5,8 +5,8 @@ use padkit::Tensor;
 use padkit_conformance::Verdict;
 use padkit_conformance::compare::{Tolerance, first_difference};
 
-use crate::graph::Outcome;
-use crate::isolate::Panicked;
+use padkit_onnx::graph::Outcome;
+use padkit_onnx::isolate::Panicked;
 use padkit_onnx::names::printable;
 
 /// What a case expects of an engine.

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use padkit_cli::tract_engine::optimize;
 use padkit_onnx::data::{find_cases, numbered, read_model};
 use padkit_onnx::tract::to_tract;
+use padkit_onnx::tract_run::optimize;
 use tract_onnx::prelude::*;
 
 fn models() -> PathBuf {

@@ -5,7 +5,10 @@
 //! refusal names the tensor or file and the numbers); ONNX Pad models built in code
 //! ([`model`]); the ONNX backend-test layout ([`data`]), with tensors stored as external
 //! data read from beside the model, confined to its directory ([`external`]); padkit tensors as tract's
-//! ([`tract`]); printable names ([`names`]).
+//! ([`tract`]); printable names ([`names`]). And what running a model needs before any
+//! engine sees it: the checks ONNX Runtime makes at load time and the evaluation of Pad
+//! graphs ([`graph`]), the run through tract stage by stage ([`tract_run`]), and panics
+//! turned into errors ([`isolate`]).
 //!
 //! Not a published library: its callers report the error text itself, so its functions
 //! carry no `# Errors` sections.
@@ -13,8 +16,11 @@
 
 pub mod data;
 pub mod external;
+pub mod graph;
+pub mod isolate;
 pub mod model;
 pub mod names;
 pub mod npy;
 pub mod proto;
 pub mod tract;
+pub mod tract_run;

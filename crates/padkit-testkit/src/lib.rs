@@ -5,8 +5,8 @@
 //!   formula, in `i128`), independent of the kernels;
 //! - [`check`]: every public run path of the core against that reference, on outputs that
 //!   start as a sentinel pattern, so an element the kernel forgets to write shows;
-//! - [`fuzz`]: the core fuzz target's body, which `cargo fuzz` and the corpus replay test
-//!   both call.
+//! - [`fuzz`]: the core fuzz target's body, and [`onnx_fuzz`]: the ONNX targets' (readers,
+//!   tract_model, nnef), which `cargo fuzz` and the corpus replay tests both call.
 //!
 //! ```
 //! use padkit::PadMode;
@@ -18,6 +18,7 @@
 
 pub mod check;
 pub mod fuzz;
+pub mod onnx_fuzz;
 
 pub use check::check_core;
 pub use padkit_conformance::reference::{self, Case, ErrClass, class_of};

@@ -36,7 +36,7 @@ pub fn models(dirs: &[std::path::PathBuf], runs: usize, json: bool) -> Result<()
                 .iter()
                 .map(padkit_onnx::tract::to_tract)
                 .collect::<Result<TVec<_>>>()?;
-            let optimize = |f| crate::tract_engine::optimize(f, &model, &feeds);
+            let optimize = |f| padkit_onnx::tract_run::optimize(f, &model, &feeds);
             let padkit = optimize(padkit_tract::onnx())?;
             let stock = optimize(tract_onnx::onnx());
             let plan = |m: TypedModel| -> Result<Job> {

@@ -1,4 +1,4 @@
-//! Replays the committed inputs of the CLI's fuzz targets on the stable toolchain: the
+//! Replays the committed inputs of the ONNX fuzz targets on the stable toolchain: the
 //! corpora cargo-fuzz kept for their coverage (`fuzz/corpus/readers`,
 //! `fuzz/corpus/tract_model`, `fuzz/corpus/nnef`) and every crash found, kept as a
 //! regression case under `fuzz/regressions/<target>`.
@@ -31,15 +31,15 @@ fn replay(target: &str, run: fn(&[u8])) {
 
 #[test]
 fn readers_corpus_replays_cleanly() {
-    replay("readers", padkit_cli::fuzzing::readers);
+    replay("readers", padkit_testkit::onnx_fuzz::readers);
 }
 
 #[test]
 fn tract_model_corpus_replays_cleanly() {
-    replay("tract_model", padkit_cli::fuzzing::tract_model);
+    replay("tract_model", padkit_testkit::onnx_fuzz::tract_model);
 }
 
 #[test]
 fn nnef_corpus_replays_cleanly() {
-    replay("nnef", padkit_cli::fuzzing::nnef);
+    replay("nnef", padkit_testkit::onnx_fuzz::nnef);
 }

@@ -8,8 +8,9 @@ use anyhow::{Context, Result, bail, ensure};
 use padkit::{DType, PadSpec, Tensor};
 use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
 
+use crate::isolate::isolated;
+use crate::proto::{check_proto, tensor_from_proto};
 use padkit::onnx::PADKIT_DOMAIN;
-use padkit_onnx::proto::{check_proto, tensor_from_proto};
 use padkit_tract::node_opset;
 
 /// The newest ONNX opset of the default domain padkit knows: onnx 1.23's. Pad-25 is the
@@ -26,8 +27,8 @@ pub const NEWEST_IR_VERSION: i64 = 14;
 /// ```
 /// use tract_onnx::pb::{ModelProto, OperatorSetIdProto};
 /// let m = ModelProto { opset_import: vec![OperatorSetIdProto { domain: "".into(), version: 19 }], ..Default::default() };
-/// assert_eq!(padkit_cli::graph::opset(&m).unwrap(), 19);
-/// assert!(padkit_cli::graph::opset(&ModelProto::default()).is_err());
+/// assert_eq!(padkit_onnx::graph::opset(&m).unwrap(), 19);
+/// assert!(padkit_onnx::graph::opset(&ModelProto::default()).is_err());
 /// ```
 pub fn opset(model: &ModelProto) -> Result<i64> {
     let default: Vec<i64> = model
@@ -418,4 +419,72 @@ fn float_value(v: f32, dtype: DType, name: &str) -> Result<Tensor> {
         DType::Float16 => Tensor::scalar(padkit::half::f16::from_f32(v)),
         other => bail!("{name}: data of type {other} is not allowed before opset 11"),
     })
+}
+
+/// Refuses inputs whose number, type or known dims differ from the graph's declaration.
+pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
+    use tract_onnx::pb::{tensor_shape_proto::dimension::Value, type_proto};
+    let g = model.graph.as_ref().context("the model has no graph")?;
+    let names = graph_inputs_for(model, inputs.len())?;
+    for (name, t) in names.iter().zip(inputs) {
+        let declared = g
+            .input
+            .iter()
+            .find(|i| &i.name == name)
+            .and_then(|i| i.r#type.as_ref());
+        let Some(type_proto::Value::TensorType(tt)) = declared.and_then(|t| t.value.as_ref())
+        else {
+            continue;
+        };
+        if let Ok(dtype) = DType::from_onnx(tt.elem_type) {
+            ensure!(
+                dtype == t.dtype(),
+                "graph input {name:?} is declared {dtype}, the data is {}",
+                t.dtype()
+            );
+        }
+        let Some(shape) = &tt.shape else { continue };
+        let dims: Vec<Option<i64>> = shape
+            .dim
+            .iter()
+            .map(|d| match d.value {
+                Some(Value::DimValue(v)) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let fits = dims.len() == t.shape().len()
+            && dims
+                .iter()
+                .zip(t.shape())
+                .all(|(d, &n)| d.is_none_or(|d| d == n as i64));
+        let show = |d: &Option<i64>| d.map_or("?".to_string(), |v| v.to_string());
+        ensure!(
+            fits,
+            "graph input {name:?} is declared with shape [{}], the data has shape {:?}",
+            dims.iter().map(show).collect::<Vec<_>>().join(", "),
+            t.shape()
+        );
+    }
+    Ok(())
+}
+
+/// Checks the model ([`check_model`]) and the inputs ([`check_inputs`]), then runs `body`
+/// isolated (a panic becomes an error; see [`isolated`]) as `name`.
+pub fn run_checked(
+    model: &ModelProto,
+    inputs: &[Tensor],
+    name: &str,
+    body: impl FnOnce() -> Result<Outcome>,
+) -> Result<Outcome> {
+    check_model(model)?;
+    check_inputs(model, inputs)?;
+    isolated(name, body)
+}
+
+/// One Pad node on padkit's core, every ONNX type.
+pub fn core_pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
+    let spec = call.spec.clone().with_max_output_bytes(max_output_bytes);
+    let y = padkit::pad_tensor(&call.x, &spec, call.value.as_ref())
+        .with_context(|| call.node.clone())?;
+    Ok(PadResult::Ran(y))
 }

@@ -1,6 +1,7 @@
-//! The bodies of the CLI's fuzz targets (`fuzz/fuzz_targets`), which the corpus replay
-//! tests also call on the stable toolchain. Errors are fine; a panic, an abort or a
-//! panic that [`isolated`](crate::isolate::isolated) had to catch is a finding.
+//! The bodies of the ONNX fuzz targets (`fuzz/fuzz_targets`: readers, tract_model, nnef),
+//! which the corpus replay tests also call on the stable toolchain. Errors are fine; a
+//! panic, an abort or a panic that [`isolated`] had to
+//! catch is a finding.
 
 use prost::Message;
 use tract_core::internal::DimLike;
@@ -9,8 +10,9 @@ use tract_onnx::pb::tensor_shape_proto::dimension::Value;
 use tract_onnx::pb::type_proto;
 use tract_onnx::prelude::*;
 
-use crate::engine::{self, Engine};
-use crate::isolate::Panicked;
+use padkit_onnx::graph::{Outcome, core_pad, evaluate, graph_inputs, run_checked};
+use padkit_onnx::isolate::{Panicked, isolated};
+use padkit_onnx::tract_run;
 
 /// Largest output a fuzzed run may allocate.
 const MAX_OUTPUT_BYTES: u64 = 1 << 24;
@@ -19,37 +21,47 @@ const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 /// core engine on small inputs.
 ///
 /// ```
-/// padkit_cli::fuzzing::readers(b"\x93NUMPY\x01\x00");
+/// padkit_testkit::onnx_fuzz::readers(b"\x93NUMPY\x01\x00");
 /// ```
 pub fn readers(data: &[u8]) {
     let _ = padkit_onnx::proto::decode_tensor(data, "fuzz input");
     let _ = padkit_onnx::npy::read_npy(data, "fuzz input");
-    run(data, Engine::Core);
+    run(data, |model, inputs| {
+        run_checked(model, inputs, "core", || {
+            evaluate(model, inputs, "core", &|call| {
+                core_pad(call, MAX_OUTPUT_BYTES)
+            })
+        })
+    });
 }
 
 /// `data` as a model through the checks and tract (load, optimise, run on small inputs).
 ///
 /// ```
-/// padkit_cli::fuzzing::tract_model(&[0x08, 0x07]);
+/// padkit_testkit::onnx_fuzz::tract_model(&[0x08, 0x07]);
 /// ```
 pub fn tract_model(data: &[u8]) {
-    run(data, Engine::Tract);
+    run(data, |model, inputs| {
+        run_checked(model, inputs, "tract", || {
+            tract_run::run(padkit_tract::onnx(), model, inputs, MAX_OUTPUT_BYTES)
+        })
+    });
 }
 
 /// `data` as an NNEF `graph.nnef` through tract-nnef with padkit's extension (hostile
 /// `padkit_pad` parameters), then run on small zero inputs.
 ///
 /// ```
-/// padkit_cli::fuzzing::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
+/// padkit_testkit::onnx_fuzz::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
 /// ```
 pub fn nnef(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let outcome = crate::isolate::isolated("nnef", || {
+    let outcome = isolated("nnef", || {
         padkit_tract::limit_output_bytes(MAX_OUTPUT_BYTES);
         let model = padkit_tract::nnef::read_text(text)?;
-        crate::tract_engine::check_sizes(&model, MAX_OUTPUT_BYTES)?;
+        tract_run::check_sizes(&model, MAX_OUTPUT_BYTES)?;
         let inputs = model
             .input_outlets()?
             .iter()
@@ -74,14 +86,18 @@ pub fn nnef(data: &[u8]) {
     }
 }
 
-fn run(data: &[u8], engine: Engine) {
+/// `data` as a model, run by `engine` on small inputs; a caught panic is re-raised.
+fn run(
+    data: &[u8],
+    engine: impl FnOnce(&ModelProto, &[padkit::Tensor]) -> anyhow::Result<Outcome>,
+) {
     let Ok(model) = ModelProto::decode(data) else {
         return;
     };
     let Some(inputs) = small_inputs(&model) else {
         return;
     };
-    if let Err(e) = engine::run(engine, &model, &inputs, MAX_OUTPUT_BYTES)
+    if let Err(e) = engine(&model, &inputs)
         && let Some(p) = e.downcast_ref::<Panicked>()
     {
         panic!("{p}");
@@ -91,7 +107,7 @@ fn run(data: &[u8], engine: Engine) {
 /// Zero-filled inputs of the declared types, symbolic dims set to 2, when they are small.
 fn small_inputs(model: &ModelProto) -> Option<Vec<padkit::Tensor>> {
     let g = model.graph.as_ref()?;
-    let names = crate::graph::graph_inputs(model).ok()?;
+    let names = graph_inputs(model).ok()?;
     names
         .iter()
         .map(|name| {

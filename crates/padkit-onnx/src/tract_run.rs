@@ -1,8 +1,8 @@
 //! The `tract` engine: the whole model through tract with padkit's Pad, stage by stage,
 //! each failure naming its stage.
 
+use crate::tract::{from_tract, to_tract};
 use anyhow::{Result, anyhow, bail};
-use padkit_onnx::tract::{from_tract, to_tract};
 use tract_onnx::pb::ModelProto;
 use tract_onnx::prelude::*;
 
