@@ -17,12 +17,6 @@ use padkit_onnx::proto::tensor_to_proto;
 
 /// The catalogue's cases of `size` that carry every tag of `tags` (a whole tag such as
 /// `mode:reflect`, or its value, `reflect`).
-///
-/// ```
-/// use padkit_conformance::Size;
-/// let picked = padkit_cli::suite::select(Size::Small, &["wrap".into(), "opset:19".into()]);
-/// assert!(!picked.is_empty() && picked.iter().all(|c| c.has_tag("mode:wrap")));
-/// ```
 pub fn select(size: Size, tags: &[String]) -> Vec<Case> {
     cases(size)
         .into_iter()
@@ -34,16 +28,6 @@ pub fn select(size: Size, tags: &[String]) -> Vec<Case> {
 /// suite exported before: only a `manifest.json` written by padkit-conformance and the
 /// case directories it lists, which are replaced. The manifest is written first, so an
 /// interrupted export can be repeated.
-///
-/// ```
-/// use padkit_conformance::Size;
-/// let dir = std::env::temp_dir().join(format!("padkit-doc-suite-{}", std::process::id()));
-/// let picked = padkit_cli::suite::select(Size::Small, &["feature:crop".into()]);
-/// assert_eq!(padkit_cli::suite::export(&dir, &picked).unwrap(), picked.len());
-/// assert!(dir.join(&picked[0].name).join("model.onnx").is_file());
-/// assert!(dir.join("manifest.json").is_file());
-/// # std::fs::remove_dir_all(&dir).unwrap();
-/// ```
 pub fn export(dir: &Path, cases: &[Case]) -> Result<usize> {
     ensure!(
         !cases.is_empty(),
@@ -170,4 +154,24 @@ pub fn merged(paths: &[PathBuf]) -> Result<Report> {
         Report::from_json(&text).with_context(|| format!("{} is not a padkit report", p.display()))
     });
     Ok(Report::merge(reports.collect::<Result<Vec<_>>>()?))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_selection_carries_every_tag() {
+        use padkit_conformance::Size;
+        let picked = crate::suite::select(Size::Small, &["wrap".into(), "opset:19".into()]);
+        assert!(!picked.is_empty() && picked.iter().all(|c| c.has_tag("mode:wrap")));
+    }
+
+    #[test]
+    fn an_export_writes_the_layout_and_the_manifest() {
+        use padkit_conformance::Size;
+        let dir = std::env::temp_dir().join(format!("padkit-doc-suite-{}", std::process::id()));
+        let picked = crate::suite::select(Size::Small, &["feature:crop".into()]);
+        assert_eq!(crate::suite::export(&dir, &picked).unwrap(), picked.len());
+        assert!(dir.join(&picked[0].name).join("model.onnx").is_file());
+        assert!(dir.join("manifest.json").is_file());
+    }
 }

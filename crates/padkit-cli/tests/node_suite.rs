@@ -10,38 +10,52 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use padkit_cli::conformance::{Settings, run_with};
-use padkit_cli::engine::Engine;
-use padkit_conformance::Verdict;
-use padkit_conformance::compare::Tolerance;
+use assert_cmd::Command;
+use padkit_conformance::{Report, Verdict};
 
 #[test]
 fn padkit_tract_passes_every_node_test_stock_tract_passes() {
     let vendored = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/node-suite");
     let dir = std::env::var_os("PADKIT_NODE_SUITE").map_or(vendored.clone(), PathBuf::from);
-    let settings = Settings {
-        tolerance: Tolerance::ONNX_BACKEND,
-        max_output_bytes: 1 << 30,
+    // Every case on both engines, as `padkit conformance` grades them (the ONNX backend
+    // tests' tolerance for whole models).
+    let out = Command::cargo_bin("padkit")
+        .unwrap()
+        .args([
+            "conformance",
+            "--engine",
+            "stock-tract,tract",
+            "--report",
+            "json",
+        ])
+        .args(["--exit-zero", "--max-output-bytes", "1073741824"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = Report::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    // case → (stock passes, padkit passes); an unreadable model fails on both
+    let cases: BTreeMap<String, (bool, bool)> = report
+        .cases
+        .iter()
+        .map(|c| {
+            let pass = |e: &str| c.results.get(e) == Some(&Verdict::Pass);
+            (c.name.clone(), (pass("stock-tract"), pass("tract")))
+        })
+        .collect();
+    // A case's directory name (its report name ends with the data set past the first).
+    let name = |c: &str| {
+        let mut parts = c.rsplit('/');
+        let last = parts.next().unwrap_or(c);
+        match last.starts_with("test_data_set_") {
+            true => parts.next().unwrap_or(last).to_string(),
+            false => last.to_string(),
+        }
     };
-    // case → (stock passes, padkit passes)
-    let mut cases: BTreeMap<String, (bool, bool)> = BTreeMap::new();
-    let engines = [Engine::StockTract, Engine::Tract];
-    run_with(
-        std::slice::from_ref(&dir),
-        &engines,
-        settings,
-        |row, engine, verdict| {
-            let pass = matches!(verdict, Verdict::Pass);
-            let entry = cases.entry(row.label.clone()).or_default();
-            match engine {
-                Some(Engine::StockTract) => entry.0 = pass,
-                Some(_) => entry.1 = pass,
-                None => {} // an unreadable model fails on both
-            }
-        },
-    )
-    .unwrap();
-    let name = |c: &str| c.rsplit('/').nth(1).unwrap_or(c).to_string();
     let regressions: Vec<String> = cases
         .iter()
         .filter(|(_, (stock, padkit))| *stock && !*padkit)

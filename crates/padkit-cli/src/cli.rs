@@ -1,0 +1,268 @@
+//! The command line: `padkit` (the built-in self-check), `run`, `conformance`, `suite`,
+//! `bench` and `bench-models`, parsed with clap.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::engine::Engine;
+use crate::{bench, conformance, limits, run, selfcheck, suite, verdict};
+use clap::{Parser, Subcommand};
+use padkit_conformance::Size;
+use padkit_conformance::compare::Tolerance;
+use padkit_onnx::isolate;
+
+/// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
+#[derive(Parser)]
+#[command(name = "padkit", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an ONNX model and print (and optionally write) its outputs.
+    Run {
+        /// The model file.
+        model: PathBuf,
+        /// The engine.
+        #[arg(long, value_enum, default_value = "tract")]
+        engine: Engine,
+        /// NAME=FILE: feed graph input NAME from a serialized TensorProto (.pb) or a .npy.
+        #[arg(long = "input", value_name = "NAME=FILE")]
+        inputs: Vec<String>,
+        /// Feed DIR/input_K.pb to the K-th graph input (the ONNX backend-test layout).
+        #[arg(long)]
+        data_set: Option<PathBuf>,
+        /// Write each output to DIR/NAME.pb (NAME escaped to stay inside DIR).
+        #[arg(long)]
+        output_dir: Option<PathBuf>,
+        /// Refuse outputs larger than this many bytes (default: the memory available).
+        #[arg(long)]
+        max_output_bytes: Option<u64>,
+    },
+    /// Time the workloads W1–W8 for every implementation against a memcpy floor.
+    Bench {
+        /// Skip the largest workloads and run fewer rounds.
+        #[arg(long)]
+        quick: bool,
+        /// One JSON object per (workload, implementation).
+        #[arg(long)]
+        json: bool,
+        /// Only the workloads whose name starts with this (e.g. W1, W3-edge).
+        #[arg(long)]
+        only: Option<String>,
+        /// Independent measurements to summarise by their median and range.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
+    },
+    /// Time whole models (cases below DIRS): padkit-tract against stock tract-onnx.
+    BenchModels {
+        /// Directories to search for cases (folders with model.onnx and test_data_set_0).
+        #[arg(default_value = "tests/data/models")]
+        dirs: Vec<PathBuf>,
+        /// Independent measurements to summarise by their median and range.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
+        /// One JSON object per model.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run every ONNX backend-test case below the given directories and compare exactly.
+    Conformance {
+        /// The engine, or all of them.
+        #[arg(long, default_value = "all")]
+        engine: String,
+        /// Directories to search for cases (folders with model.onnx).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Relative tolerance for float outputs of whole models (Pad graphs compare exactly).
+        #[arg(long, default_value_t = Tolerance::ONNX_BACKEND.rtol)]
+        rtol: f64,
+        /// Absolute tolerance for float outputs of whole models.
+        #[arg(long, default_value_t = Tolerance::ONNX_BACKEND.atol)]
+        atol: f64,
+        /// Refuse outputs larger than this many bytes (default: the memory available).
+        #[arg(long)]
+        max_output_bytes: Option<u64>,
+        /// Print a feature × engine report instead of a line per case.
+        #[arg(long, value_enum)]
+        report: Option<ReportFormat>,
+        /// Exit with success whatever the verdicts (to measure other engines).
+        #[arg(long)]
+        exit_zero: bool,
+    },
+    /// padkit's conformance suite: export it, tabulate reports of it.
+    #[command(subcommand)]
+    Suite(SuiteCommand),
+}
+
+#[derive(Subcommand)]
+enum SuiteCommand {
+    /// Write the catalogue in the ONNX backend-test layout, with a manifest.json.
+    Export {
+        /// The directory (absent, empty, or a previous export).
+        dir: PathBuf,
+        /// The quick subset (several hundred cases instead of several thousand).
+        #[arg(long)]
+        small: bool,
+        /// Only cases with this tag (e.g. mode:reflect, or reflect); repeat to narrow.
+        #[arg(long = "tag", value_name = "TAG")]
+        tags: Vec<String>,
+    },
+    /// Merge JSON reports into the feature × engine table, printed or spliced into a
+    /// Markdown file between its conformance-table markers.
+    Table {
+        /// The JSON reports (`padkit conformance --report json`, tests/peers/run.py).
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Replace the table in this file instead of printing it.
+        #[arg(long)]
+        update: Option<PathBuf>,
+    },
+}
+
+/// How `conformance --report` prints.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ReportFormat {
+    /// The feature × engine matrix with the first failing cases.
+    Md,
+    /// Every verdict, as padkit_conformance::Report reads it.
+    Json,
+    /// JUnit XML, for CI systems.
+    Junit,
+}
+
+/// The engines `--engine` names: a comma-separated list of names, where `all` stands for
+/// padkit's own engines.
+fn engines(choice: &str) -> anyhow::Result<Vec<Engine>> {
+    let mut out = vec![];
+    for name in choice.split(',').map(str::trim) {
+        let named = if name == "all" {
+            Engine::ALL.to_vec()
+        } else {
+            let e = <Engine as clap::ValueEnum>::from_str(name, true).map_err(|_| {
+                anyhow::anyhow!(
+                    "unknown engine {name:?} (expected core, tract, burn, stock-tract, \
+                     stock-burn, a comma-separated list of them, or all)"
+                )
+            })?;
+            vec![e]
+        };
+        for e in named {
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parses the command line, runs the command and says how it went.
+pub fn main() -> ExitCode {
+    isolate::install_hook();
+    let cli = Cli::parse();
+    let limit = |given: Option<u64>| given.unwrap_or_else(limits::default_max_output_bytes);
+    let result = match cli.command {
+        None => {
+            let tally = selfcheck::run(&Engine::ALL);
+            Ok(summary(&tally, false))
+        }
+        Some(Command::Bench {
+            quick,
+            json,
+            only,
+            runs,
+        }) => bench::run(&bench::Options {
+            quick,
+            json,
+            only: only.as_deref(),
+            runs,
+        })
+        .map(|()| ExitCode::SUCCESS),
+        Some(Command::BenchModels { dirs, runs, json }) => {
+            bench::models(&dirs, runs, json).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Conformance {
+            engine,
+            dirs,
+            rtol,
+            atol,
+            max_output_bytes,
+            report,
+            exit_zero,
+        }) => {
+            let settings = conformance::Settings {
+                tolerance: Tolerance { rtol, atol },
+                max_output_bytes: limit(max_output_bytes),
+            };
+            let tally = engines(&engine).and_then(|e| match report {
+                None => conformance::run(&dirs, &e, settings),
+                Some(format) => conformance::report(&dirs, &e, settings).map(|(tally, r)| {
+                    print!(
+                        "{}",
+                        match format {
+                            ReportFormat::Md => r.markdown(&[], 5),
+                            ReportFormat::Json => r.to_json(),
+                            ReportFormat::Junit => r.junit(),
+                        }
+                    );
+                    tally
+                }),
+            });
+            tally.map(|t| {
+                let code = summary(&t, report.is_some());
+                if exit_zero { ExitCode::SUCCESS } else { code }
+            })
+        }
+        Some(Command::Suite(SuiteCommand::Export { dir, small, tags })) => {
+            let size = if small { Size::Small } else { Size::Full };
+            let picked = suite::select(size, &tags);
+            suite::export(&dir, &picked).map(|n| {
+                println!("{n} cases written to {}", dir.display());
+                ExitCode::SUCCESS
+            })
+        }
+        Some(Command::Suite(SuiteCommand::Table { reports, update })) => {
+            suite::table(&reports, update.as_deref()).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Run {
+            model,
+            engine,
+            inputs,
+            data_set,
+            output_dir,
+            max_output_bytes,
+        }) => run::run(&run::Request {
+            model: &model,
+            engine,
+            inputs: &inputs,
+            data_set: data_set.as_deref(),
+            output_dir: output_dir.as_deref(),
+            max_output_bytes: limit(max_output_bytes),
+        })
+        .map(|()| ExitCode::SUCCESS),
+    };
+    result.unwrap_or_else(|e| {
+        eprintln!("padkit: {e:#}");
+        ExitCode::FAILURE
+    })
+}
+
+/// Prints the tally (to stderr when stdout holds a report) and the exit code it means.
+fn summary(t: &verdict::Tally, to_stderr: bool) -> ExitCode {
+    let line = format!(
+        "{} passed, {} failed, {} skipped",
+        t.passed, t.failed, t.skipped
+    );
+    if to_stderr {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
+    if t.failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
