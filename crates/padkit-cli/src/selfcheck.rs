@@ -38,6 +38,6 @@ pub fn run(engines: &[Engine]) -> Tally {
         }
     }
     eprintln!();
-    print!("{}", report.markdown(&["feature", "mode", "opset"], 5));
+    print!("{}", report.table());
     tally
 }

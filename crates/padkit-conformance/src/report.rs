@@ -261,16 +261,54 @@ impl Report {
 
     /// The feature × engine matrix in Markdown: a row per tag of the `groups` (all tags
     /// when empty) plus a total, a column per engine; then, unless `failures` is 0, up to
-    /// that many failing cases of each cell of the total row.
+    /// that many failing cases of each cell that did not pass entirely (crashes and wrong
+    /// answers first).
     ///
     /// ```
     /// use padkit_conformance::{Report, Verdict};
     /// let mut r = Report::new(&[]);
     /// r.record("c", &["feature:crop".into()], "mine", Verdict::Pass);
-    /// let md = r.markdown(&["feature"], 0);
+    /// r.record("d", &["feature:pad".into()], "mine", Verdict::Wrong("off by one".into()));
+    /// let md = r.markdown(&["feature"], 3);
     /// assert!(md.contains("| feature:crop | ✓ 1 |"));
+    /// assert!(md.contains("- feature:pad on mine: `d` (wrong: off by one)"));
     /// ```
     pub fn markdown(&self, groups: &[&str], failures: usize) -> String {
+        let rows = self.rows(groups);
+        let mut s = self.matrix(&rows);
+        if failures > 0 {
+            let _ = writeln!(s, "\nFirst failing cases of each cell:\n");
+            let labels = std::iter::once(None).chain(rows.iter().map(|r| Some(r.as_str())));
+            for tag in labels {
+                for e in &self.engines {
+                    let mut cell = Cell::default();
+                    for c in &self.cases {
+                        if tag.is_none_or(|t| c.tags.iter().any(|x| x == t))
+                            && let Some(v) = c.results.get(e)
+                        {
+                            cell.add(&c.name, v, failures);
+                        }
+                    }
+                    if cell.failing.is_empty() {
+                        continue;
+                    }
+                    let cases: Vec<String> = cell
+                        .failing
+                        .iter()
+                        .map(|(name, v)| {
+                            let detail = clip(&v.detail().replace('\n', " "), 120);
+                            format!("`{name}` ({}: {detail})", v.name())
+                        })
+                        .collect();
+                    let _ = writeln!(s, "- {} on {e}: {}", tag.unwrap_or("all"), cases.join("; "));
+                }
+            }
+        }
+        s
+    }
+
+    /// The matrix of `rows` (and the total) in Markdown.
+    fn matrix(&self, rows: &[String]) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "| cases | {} |", self.engines.join(" | "));
         let _ = writeln!(s, "|---|{}", "---|".repeat(self.engines.len()));
@@ -283,21 +321,8 @@ impl Report {
             let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
         };
         line("**all**", None);
-        for row in self.rows(groups) {
-            line(&row, Some(&row));
-        }
-        if failures > 0 {
-            for e in &self.engines {
-                let cell = self.failing(e, failures);
-                if cell.is_empty() {
-                    continue;
-                }
-                let _ = writeln!(s, "\nFirst cases {e} did not pass:\n");
-                for (name, v) in cell {
-                    let detail = v.detail().replace('\n', " ");
-                    let _ = writeln!(s, "- `{name}`: {} — {}", v.name(), clip(&detail, 200));
-                }
-            }
+        for row in rows {
+            line(row, Some(row));
         }
         s
     }
@@ -313,7 +338,19 @@ impl Report {
     /// assert!(t.contains("type:int4") && !t.contains("feed:"));
     /// ```
     pub fn table(&self) -> String {
-        self.markdown(&["feature", "mode", "type", "opset"], 3)
+        let mut s = self.matrix(&self.rows(&["feature", "mode", "type", "opset"]));
+        for e in &self.engines {
+            let cell = self.failing(e, 3);
+            if cell.is_empty() {
+                continue;
+            }
+            let _ = writeln!(s, "\nFirst cases {e} did not pass:\n");
+            for (name, v) in cell {
+                let detail = v.detail().replace('\n', " ");
+                let _ = writeln!(s, "- `{name}`: {} — {}", v.name(), clip(&detail, 200));
+            }
+        }
+        s
     }
 
     /// The first `n` cases `engine` did not pass, crashes and wrong answers first.
