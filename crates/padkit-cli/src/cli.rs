@@ -85,6 +85,9 @@ enum Command {
         /// Refuse outputs larger than this many bytes (default: the memory available).
         #[arg(long)]
         max_output_bytes: Option<u64>,
+        /// Seconds an engine may take on one case before it counts as hung (a crash).
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
         /// Print a feature × engine report instead of a line per case.
         #[arg(long, value_enum)]
         report: Option<ReportFormat>,
@@ -189,12 +192,15 @@ pub fn main() -> ExitCode {
             rtol,
             atol,
             max_output_bytes,
+            timeout,
             report,
             exit_zero,
         }) => {
             let settings = conformance::Settings {
                 tolerance: Tolerance { rtol, atol },
                 max_output_bytes: limit(max_output_bytes),
+                timeout: std::time::Duration::try_from_secs_f64(timeout)
+                    .unwrap_or(std::time::Duration::MAX),
             };
             let tally = engines(&engine).and_then(|e| match report {
                 None => conformance::run(&dirs, &e, settings),

@@ -3,17 +3,22 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 use anyhow::{Context, Result, ensure};
 
 use crate::engine::{self, Engine};
 use crate::suite::read_manifest;
 use crate::verdict::{Expect, Tally, judge};
+use padkit::Tensor;
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict};
 use padkit_onnx::data::{find_cases, numbered, read_model};
+use padkit_onnx::graph::Outcome;
 use padkit_onnx::graph::is_pad_graph;
 use padkit_onnx::names::printable;
+use tract_onnx::pb::ModelProto;
 
 /// How `conformance` compares and bounds the cases.
 #[derive(Debug, Clone, Copy)]
@@ -22,6 +27,8 @@ pub struct Settings {
     pub tolerance: Tolerance,
     /// The largest output any engine may allocate.
     pub max_output_bytes: u64,
+    /// How long an engine may take on one case before it counts as hung.
+    pub timeout: Duration,
 }
 
 /// One case and data set as the runner reports it.
@@ -126,7 +133,7 @@ pub fn run_with(
         };
         let label = printable(&case.display().to_string()).into_owned();
         let model = match read_model(&case.join("model.onnx")) {
-            Ok(m) => m,
+            Ok(m) => Arc::new(m),
             Err(e) => {
                 let verdict = Verdict::Refused(format!("{e:#}"));
                 tally.record(&verdict);
@@ -163,8 +170,13 @@ pub fn run_with(
                             Some(class) => Expect::Error(class),
                             None => Expect::Outputs(outputs),
                         };
-                        let run = engine::run(engine, &model, inputs, settings.max_output_bytes);
-                        judge(run, expect, tolerance)
+                        match watched(engine, &model, inputs, settings) {
+                            Some(run) => judge(run, expect, tolerance),
+                            None => Verdict::Crash(format!(
+                                "hung: no answer within {} s",
+                                settings.timeout.as_secs_f64()
+                            )),
+                        }
                     }
                     Err(e) => Verdict::Refused(format!("{e:#}")),
                 };
@@ -187,6 +199,43 @@ fn manifest_of<'m>(
 /// A case directory's own name.
 fn leaf(case: &Path) -> Option<&str> {
     case.file_name()?.to_str()
+}
+
+/// Runs `engine` on the case in a thread of its own, `None` when it gives no answer within
+/// the settings' timeout: the thread is left behind and the run goes on. (Panics are
+/// errors already, see [`engine::run`]; an abort stops the process.)
+fn watched(
+    engine: Engine,
+    model: &Arc<ModelProto>,
+    inputs: &[Tensor],
+    settings: Settings,
+) -> Option<Result<Outcome>> {
+    let (tx, rx) = mpsc::channel();
+    let (model, inputs) = (Arc::clone(model), inputs.to_vec());
+    let spawned = std::thread::Builder::new()
+        .name(format!("padkit-{}", engine.name()))
+        .stack_size(16 << 20)
+        .spawn(move || {
+            let _ = tx.send(engine::run(
+                engine,
+                &model,
+                &inputs,
+                settings.max_output_bytes,
+            ));
+        });
+    match spawned {
+        Ok(_) => match rx.recv_timeout(settings.timeout) {
+            Ok(run) => Some(run),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => Some(Err(anyhow::anyhow!(
+                "the {} engine's thread died",
+                engine.name()
+            ))),
+        },
+        Err(e) => Some(Err(anyhow::anyhow!(
+            "cannot start a thread for the engine: {e}"
+        ))),
+    }
 }
 
 /// The `test_data_set_*` folders of a case, sorted.
