@@ -1,4 +1,4 @@
-//! The CLI's readers on arbitrary bytes: TensorProto, .npy, and a model evaluated by the
+//! padkit-onnx's readers on arbitrary bytes: TensorProto, .npy, and a model evaluated by the
 //! core engine. They must return an error or a value, never panic.
 #![no_main]
 

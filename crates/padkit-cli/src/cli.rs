@@ -86,8 +86,8 @@ enum Command {
         #[arg(long)]
         max_output_bytes: Option<u64>,
         /// Seconds an engine may take on one case before it counts as hung (a crash).
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
+        #[arg(long, default_value = "60", value_parser = seconds)]
+        timeout: std::time::Duration,
         /// Print a feature × engine report instead of a line per case.
         #[arg(long, value_enum)]
         report: Option<ReportFormat>,
@@ -134,6 +134,17 @@ enum ReportFormat {
     Json,
     /// JUnit XML, for CI systems.
     Junit,
+}
+
+/// A positive, finite number of seconds.
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    match std::time::Duration::try_from_secs_f64(s) {
+        Ok(d) if s > 0.0 => Ok(d),
+        _ => Err(format!("{text} s: the timeout must be positive and finite")),
+    }
 }
 
 /// The engines `--engine` names: a comma-separated list of names, where `all` stands for
@@ -199,8 +210,7 @@ pub fn main() -> ExitCode {
             let settings = conformance::Settings {
                 tolerance: Tolerance { rtol, atol },
                 max_output_bytes: limit(max_output_bytes),
-                timeout: std::time::Duration::try_from_secs_f64(timeout)
-                    .unwrap_or(std::time::Duration::MAX),
+                timeout,
             };
             let tally = engines(&engine).and_then(|e| match report {
                 None => conformance::run(&dirs, &e, settings),

@@ -171,11 +171,8 @@ pub fn run_with(
                             None => Expect::Outputs(outputs),
                         };
                         match watched(engine, &model, inputs, settings) {
-                            Some(run) => judge(run, expect, tolerance),
-                            None => Verdict::Crash(format!(
-                                "hung: no answer within {} s",
-                                settings.timeout.as_secs_f64()
-                            )),
+                            Ok(run) => judge(run, expect, tolerance),
+                            Err(why) => Verdict::Crash(why),
                         }
                     }
                     Err(e) => Verdict::Refused(format!("{e:#}")),
@@ -201,18 +198,19 @@ fn leaf(case: &Path) -> Option<&str> {
     case.file_name()?.to_str()
 }
 
-/// Runs `engine` on the case in a thread of its own, `None` when it gives no answer within
-/// the settings' timeout: the thread is left behind and the run goes on. (Panics are
-/// errors already, see [`engine::run`]; an abort stops the process.)
+/// Runs `engine` on the case in a thread of its own; `Err` says why there is no answer:
+/// none within the settings' timeout (the thread is left behind, still running, and the
+/// run goes on), or the thread died. Panics inside the engine are errors already (see
+/// [`engine::run`]); an abort stops the process.
 fn watched(
     engine: Engine,
     model: &Arc<ModelProto>,
     inputs: &[Tensor],
     settings: Settings,
-) -> Option<Result<Outcome>> {
+) -> std::result::Result<Result<Outcome>, String> {
     let (tx, rx) = mpsc::channel();
     let (model, inputs) = (Arc::clone(model), inputs.to_vec());
-    let spawned = std::thread::Builder::new()
+    std::thread::Builder::new()
         .name(format!("padkit-{}", engine.name()))
         .stack_size(16 << 20)
         .spawn(move || {
@@ -222,20 +220,17 @@ fn watched(
                 &inputs,
                 settings.max_output_bytes,
             ));
-        });
-    match spawned {
-        Ok(_) => match rx.recv_timeout(settings.timeout) {
-            Ok(run) => Some(run),
-            Err(mpsc::RecvTimeoutError::Timeout) => None,
-            Err(mpsc::RecvTimeoutError::Disconnected) => Some(Err(anyhow::anyhow!(
-                "the {} engine's thread died",
-                engine.name()
-            ))),
-        },
-        Err(e) => Some(Err(anyhow::anyhow!(
-            "cannot start a thread for the engine: {e}"
-        ))),
-    }
+        })
+        .map_err(|e| format!("cannot start a thread for the engine: {e}"))?;
+    rx.recv_timeout(settings.timeout).map_err(|e| match e {
+        mpsc::RecvTimeoutError::Timeout => format!(
+            "hung: no answer within {} s",
+            settings.timeout.as_secs_f64()
+        ),
+        mpsc::RecvTimeoutError::Disconnected => {
+            format!("the {} engine's thread died", engine.name())
+        }
+    })
 }
 
 /// The `test_data_set_*` folders of a case, sorted.

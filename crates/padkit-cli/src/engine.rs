@@ -7,7 +7,7 @@ use anyhow::Result;
 use padkit::Tensor;
 use tract_onnx::pb::ModelProto;
 
-use padkit_onnx::graph::{Outcome, core_pad, evaluate, run_checked, uses_interior};
+use padkit_onnx::graph::{Outcome, evaluate, evaluate_core, run_checked, uses_interior};
 use padkit_onnx::tract_run;
 
 /// Which engine runs a model.
@@ -49,15 +49,11 @@ pub fn run(
     max_output_bytes: u64,
 ) -> Result<Outcome> {
     let name = engine.name();
-    if engine == Engine::Tract && uses_interior(model) {
-        return Ok(Outcome::Unsupported(
-            "padkit-tract does not run interior padding (padkit's domain)".into(),
-        ));
-    }
     run_checked(model, inputs, name, || match engine {
-        Engine::Core => evaluate(model, inputs, name, &|call| {
-            core_pad(call, max_output_bytes)
-        }),
+        Engine::Core => evaluate_core(model, inputs, max_output_bytes),
+        Engine::Tract if uses_interior(model) => Ok(Outcome::Unsupported(
+            "padkit-tract does not run interior padding (padkit's domain)".into(),
+        )),
         Engine::Burn => evaluate(model, inputs, name, &|call| {
             crate::burn_engine::pad(call, max_output_bytes)
         }),

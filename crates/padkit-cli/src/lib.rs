@@ -6,13 +6,9 @@
 //! Burn), the grading, the self-check, the conformance runner, the suite's export and the
 //! benchmark.
 //!
-//! Every reader refuses malformed input with an error naming the file, tensor, node or
+//! Every command refuses malformed input with an error naming the file, tensor, node or
 //! axis and the numbers involved; nothing a file holds can make it panic, abort or
 //! allocate more than the data it describes.
-//!
-//! Not a published library: its functions serve the binary, which reports the error
-//! text itself, so they carry no `# Errors` sections.
-#![allow(clippy::missing_errors_doc)]
 
 mod bench;
 mod burn_engine;

@@ -168,10 +168,11 @@ mod tests {
     #[test]
     fn an_export_writes_the_layout_and_the_manifest() {
         use padkit_conformance::Size;
-        let dir = std::env::temp_dir().join(format!("padkit-doc-suite-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("padkit-suite-unit-{}", std::process::id()));
         let picked = crate::suite::select(Size::Small, &["feature:crop".into()]);
         assert_eq!(crate::suite::export(&dir, &picked).unwrap(), picked.len());
         assert!(dir.join(&picked[0].name).join("model.onnx").is_file());
         assert!(dir.join("manifest.json").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

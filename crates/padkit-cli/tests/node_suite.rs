@@ -16,7 +16,9 @@ use padkit_conformance::{Report, Verdict};
 #[test]
 fn padkit_tract_passes_every_node_test_stock_tract_passes() {
     let vendored = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/node-suite");
-    let dir = std::env::var_os("PADKIT_NODE_SUITE").map_or(vendored.clone(), PathBuf::from);
+    // (a relative PADKIT_NODE_SUITE is below the workspace's root)
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = std::env::var_os("PADKIT_NODE_SUITE").map_or(vendored, |d| root.join(d));
     // Every case on both engines, as `padkit conformance` grades them (the ONNX backend
     // tests' tolerance for whole models).
     let out = Command::cargo_bin("padkit")

@@ -99,8 +99,9 @@ fn severity(v: &Verdict) -> u8 {
     match v {
         Verdict::Crash(_) => 0,
         Verdict::Wrong(_) => 1,
+        v if v.is_unsupported() => 3,
         Verdict::Refused(_) => 2,
-        Verdict::Pass => 3,
+        Verdict::Pass => 4,
     }
 }
 
@@ -223,13 +224,18 @@ impl Report {
     /// assert_eq!(r.cell(Some("mode:edge"), "mine").wrong, 1);
     /// ```
     pub fn cell(&self, tag: Option<&str>, engine: &str) -> Cell {
+        self.cell_keeping(tag, engine, 3)
+    }
+
+    /// [`Report::cell`], keeping the first `n` cases that did not pass.
+    fn cell_keeping(&self, tag: Option<&str>, engine: &str, n: usize) -> Cell {
         let mut cell = Cell::default();
         for c in &self.cases {
             if tag.is_some_and(|t| !c.tags.iter().any(|x| x == t)) {
                 continue;
             }
             if let Some(v) = c.results.get(engine) {
-                cell.add(&c.name, v, 3);
+                cell.add(&c.name, v, n);
             }
         }
         cell
@@ -277,18 +283,11 @@ impl Report {
         let rows = self.rows(groups);
         let mut s = self.matrix(&rows);
         if failures > 0 {
-            let _ = writeln!(s, "\nFirst failing cases of each cell:\n");
+            let mut heading = "\nFirst failing cases of each cell (crashes and wrong answers first, declared refusals last):\n\n";
             let labels = std::iter::once(None).chain(rows.iter().map(|r| Some(r.as_str())));
             for tag in labels {
                 for e in &self.engines {
-                    let mut cell = Cell::default();
-                    for c in &self.cases {
-                        if tag.is_none_or(|t| c.tags.iter().any(|x| x == t))
-                            && let Some(v) = c.results.get(e)
-                        {
-                            cell.add(&c.name, v, failures);
-                        }
-                    }
+                    let cell = self.cell_keeping(tag, e, failures);
                     if cell.failing.is_empty() {
                         continue;
                     }
@@ -300,6 +299,7 @@ impl Report {
                             format!("`{name}` ({}: {detail})", v.name())
                         })
                         .collect();
+                    s.push_str(std::mem::take(&mut heading));
                     let _ = writeln!(s, "- {} on {e}: {}", tag.unwrap_or("all"), cases.join("; "));
                 }
             }
@@ -340,7 +340,7 @@ impl Report {
     pub fn table(&self) -> String {
         let mut s = self.matrix(&self.rows(&["feature", "mode", "type", "opset"]));
         for e in &self.engines {
-            let cell = self.failing(e, 3);
+            let cell = self.cell_keeping(None, e, 3).failing;
             if cell.is_empty() {
                 continue;
             }
@@ -351,17 +351,6 @@ impl Report {
             }
         }
         s
-    }
-
-    /// The first `n` cases `engine` did not pass, crashes and wrong answers first.
-    fn failing(&self, engine: &str, n: usize) -> Vec<(String, Verdict)> {
-        let mut cell = Cell::default();
-        for c in &self.cases {
-            if let Some(v) = c.results.get(engine) {
-                cell.add(&c.name, v, n);
-            }
-        }
-        cell.failing
     }
 
     /// The report as JSON (what [`Report::from_json`] reads), a case per line.

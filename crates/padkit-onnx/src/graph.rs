@@ -212,7 +212,7 @@ pub fn evaluate(
         ensure!(
             is_pad_graph_node(node),
             "the {engine} engine evaluates graphs of Pad, Constant and Identity nodes; {} is not one \
-             (run the model with --engine tract)",
+             (tract runs whole models)",
             describe(node)
         );
         ensure!(
@@ -466,6 +466,18 @@ pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A checked Pad graph evaluated on padkit's core ([`core_pad`]), every ONNX type;
+/// outputs above `max_output_bytes` are refused before they are allocated.
+pub fn evaluate_core(
+    model: &ModelProto,
+    inputs: &[Tensor],
+    max_output_bytes: u64,
+) -> Result<Outcome> {
+    evaluate(model, inputs, "core", &|call| {
+        core_pad(call, max_output_bytes)
+    })
 }
 
 /// Checks the model ([`check_model`]) and the inputs ([`check_inputs`]), then runs `body`

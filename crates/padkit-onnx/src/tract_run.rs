@@ -1,5 +1,5 @@
-//! The `tract` engine: the whole model through tract with padkit's Pad, stage by stage,
-//! each failure naming its stage.
+//! A whole model through tract (with padkit's Pad, `padkit_tract::onnx()`, or stock
+//! tract-onnx), stage by stage, each failure naming its stage.
 
 use crate::tract::{from_tract, to_tract};
 use anyhow::{Result, anyhow, bail};

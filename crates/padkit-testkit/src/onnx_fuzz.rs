@@ -10,7 +10,7 @@ use tract_onnx::pb::tensor_shape_proto::dimension::Value;
 use tract_onnx::pb::type_proto;
 use tract_onnx::prelude::*;
 
-use padkit_onnx::graph::{Outcome, core_pad, evaluate, graph_inputs, run_checked};
+use padkit_onnx::graph::{Outcome, evaluate_core, graph_inputs, run_checked};
 use padkit_onnx::isolate::{Panicked, isolated};
 use padkit_onnx::tract_run;
 
@@ -28,9 +28,7 @@ pub fn readers(data: &[u8]) {
     let _ = padkit_onnx::npy::read_npy(data, "fuzz input");
     run(data, |model, inputs| {
         run_checked(model, inputs, "core", || {
-            evaluate(model, inputs, "core", &|call| {
-                core_pad(call, MAX_OUTPUT_BYTES)
-            })
+            evaluate_core(model, inputs, MAX_OUTPUT_BYTES)
         })
     });
 }
