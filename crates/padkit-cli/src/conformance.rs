@@ -106,7 +106,7 @@ pub fn run_with(
             .collect();
         // A suite's cases in its manifest's order, which groups them as the catalogue does.
         found.sort_by(|(a, i), (b, j)| (a.parent(), i).cmp(&(b.parent(), j)));
-        cases.extend(found.into_iter().map(|(c, _)| (d, c)));
+        cases.extend(found.into_iter().map(|(c, at)| (d, c, at)));
     }
     ensure!(
         !cases.is_empty(),
@@ -117,15 +117,16 @@ pub fn run_with(
             .join(", ")
     );
     let mut tally = Tally::default();
-    for (root, case) in cases {
+    for (root, case, at) in cases {
         let relative = case.strip_prefix(root).unwrap_or(&case).to_string_lossy();
         let relative = if relative.is_empty() {
             case.file_name().unwrap_or_default().to_string_lossy()
         } else {
             relative
         };
-        let entry =
-            manifest_of(&manifests, &case).and_then(|m| leaf(&case).and_then(|name| m.entry(name)));
+        let entry = manifest_of(&manifests, &case)
+            .zip(at)
+            .map(|(m, i)| &m.cases[i]);
         let tags = entry.map(|e| e.tags.clone()).unwrap_or_default();
         let must_fail = match entry.map(|e| &e.expected) {
             Some(ExpectedEntry::Error { class, .. }) => Some(class.clone()),

@@ -3,9 +3,7 @@
 //! right answer, the same way on the core, tract and burn engines.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
-use assert_cmd::Command;
 use padkit::{DType, Data, Tensor};
 use padkit_onnx::model::{Feed, PadModel};
 use padkit_onnx::proto::tensor_to_proto;
@@ -34,18 +32,8 @@ fn write_tensor(dir: &Path, name: &str, t: &TensorProto) -> PathBuf {
     path
 }
 
-/// `padkit ARGS`, with no more than `memory_kib` of address space when given.
-fn padkit(args: &[&str]) -> Output {
-    Command::cargo_bin("padkit")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{padkit, text};
 
 /// Runs `padkit run MODEL --engine E ARGS…` on every engine; each must exit 1 with a
 /// message containing `want`.

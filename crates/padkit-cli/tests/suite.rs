@@ -3,22 +3,11 @@
 //! reports in each format.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
-use assert_cmd::Command;
 use padkit_conformance::{ExpectedEntry, Manifest, Report};
 
-fn padkit(args: &[&str]) -> Output {
-    Command::cargo_bin("padkit")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{padkit, text};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("padkit-suite-{name}-{}", std::process::id()));

@@ -88,28 +88,34 @@ pub fn cases(size: Size) -> Vec<Case> {
 
 /// Interior padding, in padkit's domain: constant mode unless the draft says otherwise.
 fn interior_features() -> Vec<Draft> {
-    let constant = Some(PadMode::Constant);
-    let mut v: Vec<Draft> = [
-        Draft::new("interior", &[2, 3], &[1, 0, 0, 1]).interior(&[1, 2]),
-        Draft::new("interior-crop", &[3, 4], &[-1, 1, 0, -2]).interior(&[1, 1]),
-        Draft::new("interior-size-1-axis", &[1, 3], &[0, 1, 1, 0]).interior(&[3, 1]),
-        Draft::new("interior-empty-axis", &[0, 3], &[0, 1, 0, 1]).interior(&[2, 1]),
+    let constant = PadMode::Constant;
+    vec![
+        Draft::new("interior", &[2, 3], &[1, 0, 0, 1])
+            .interior(&[1, 2])
+            .mode(constant),
+        Draft::new("interior-crop", &[3, 4], &[-1, 1, 0, -2])
+            .interior(&[1, 1])
+            .mode(constant),
+        Draft::new("interior-size-1-axis", &[1, 3], &[0, 1, 1, 0])
+            .interior(&[3, 1])
+            .mode(constant),
+        Draft::new("interior-empty-axis", &[0, 3], &[0, 1, 0, 1])
+            .interior(&[2, 1])
+            .mode(constant),
         Draft::new("interior-axes", &[2, 3, 4], &[1, 2])
             .axes(&[-1])
-            .interior(&[2]),
-        Draft::new("interior-negative", &[2, 3], &[0, 0, 0, 0]).interior(&[0, -1]),
-        Draft::new("interior-length", &[2, 3], &[0, 0, 0, 0]).interior(&[1]),
+            .interior(&[2])
+            .mode(constant),
+        Draft::new("interior-negative", &[2, 3], &[0, 0, 0, 0])
+            .interior(&[0, -1])
+            .mode(constant),
+        Draft::new("interior-length", &[2, 3], &[0, 0, 0, 0])
+            .interior(&[1])
+            .mode(constant),
+        Draft::new("interior-reflect", &[2, 3], &[0, 1, 0, 1])
+            .interior(&[0, 1])
+            .mode(PadMode::Reflect),
     ]
-    .into_iter()
-    .map(|mut d| {
-        d.mode = constant;
-        d
-    })
-    .collect();
-    let mut reflect = Draft::new("interior-reflect", &[2, 3], &[0, 1, 0, 1]).interior(&[0, 1]);
-    reflect.mode = Some(PadMode::Reflect);
-    v.push(reflect);
-    v
 }
 
 /// The versions the small catalogue runs every feature at: each one that changed Pad's
@@ -177,6 +183,11 @@ impl Draft {
 
     fn interior(mut self, interior: &[i64]) -> Draft {
         self.interior = Some(interior.to_vec());
+        self
+    }
+
+    fn mode(mut self, mode: PadMode) -> Draft {
+        self.mode = Some(mode);
         self
     }
 

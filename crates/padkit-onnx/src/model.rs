@@ -166,6 +166,10 @@ impl PadModel {
             Some(&(ints(&self.pads.0), self.pads.1)),
         );
         let value_attr = attr(signature.value, "value");
+        if self.value.is_none() && self.axes.is_some() && signature.value == Source::Input(2) {
+            // an omitted optional input before a present one
+            node.input.push(String::new());
+        }
         self.operand(&mut g, &mut node, value_attr, "value", self.value.as_ref());
         let axes = self.axes.as_ref().map(|(a, f)| (ints(a), *f));
         self.operand(&mut g, &mut node, "axes", "axes", axes.as_ref());
@@ -210,8 +214,8 @@ impl PadModel {
             .collect()
     }
 
-    /// Adds one operand as attribute, initializer, Constant node or graph input; an
-    /// absent optional input before a present one becomes `""`.
+    /// Adds one operand, when given, as attribute, initializer, Constant node or graph
+    /// input.
     fn operand(
         &self,
         g: &mut GraphProto,
@@ -221,10 +225,6 @@ impl PadModel {
         op: Option<&(Tensor, Feed)>,
     ) {
         let Some((t, feed)) = op else {
-            let from_inputs = node_signature(&self.domain, self.opset).value == Source::Input(2);
-            if from_inputs && name == "value" && self.axes.is_some() {
-                node.input.push(String::new());
-            }
             return;
         };
         match feed {
