@@ -12,9 +12,12 @@
 //!
 //! On Flex and NdArray devices (features `flex`, default, and `ndarray`; under autodiff
 //! with the `autodiff` feature, default) the pad runs padkit's kernel on the backend's
-//! buffer, and its gradient is padkit's adjoint; every other device gets a composition of
-//! Burn tensor ops ([`pad_composed`]), which autodiff differentiates.
-//! [`has_native_kernel`] says which path a device takes.
+//! buffer, and its gradient is padkit's adjoint. On Burn's CubeCL devices (features
+//! `wgpu`, `cuda`, `rocm`, `metal`) it is one launch of padkit's CubeCL kernel, recorded
+//! by burn-fusion as one operation, and its gradient one launch of the adjoint kernel.
+//! Every other device gets a composition of Burn tensor ops ([`pad_composed`]), which
+//! autodiff differentiates. [`pad_path`] says which path a call takes and why;
+//! [`kernel_runs`] counts what ran.
 //!
 //! ```
 //! use burn::tensor::{Device, Tensor};
@@ -31,6 +34,7 @@ pub mod import;
 mod module;
 mod native;
 mod padding;
+mod path;
 
 pub use composed::pad_composed;
 pub use fill::Fill;
@@ -38,8 +42,8 @@ pub use module::{Pad, PadConfig};
 pub use padding::{OnAxes, Padding, PaddingMode, on_axes};
 pub use padkit;
 pub use padkit::{PadError, PadSpec};
+pub use path::{KernelRuns, PadPath, Reason, kernel_runs, pad_path};
 
-use burn::backend::DispatchDevice;
 use burn::tensor::{Bool, Device, Float, Int, Tensor, kind::Basic};
 use padkit::Plan;
 
@@ -61,27 +65,18 @@ impl PadKind for Float {}
 impl PadKind for Int {}
 impl PadKind for Bool {}
 
-/// True for devices whose backend has padkit's native kernel: Flex (feature `flex`) and
-/// NdArray (feature `ndarray`); on an autodiff device over them, only with the `autodiff`
-/// feature, which brings the native backward. Every other device takes the composed path.
+/// True for devices whose backend has a padkit kernel: Flex (feature `flex`), NdArray
+/// (feature `ndarray`) and Burn's CubeCL backend (features `wgpu`, `cuda`, `rocm`,
+/// `metal`, or `cube`); on an autodiff device over them, only with the `autodiff`
+/// feature, which brings the native backward. Every other device takes the composed path;
+/// [`pad_path`] also weighs the element type and size of one call.
 ///
 /// ```
-/// use burn::tensor::Device;
+/// use burn::tensor::{DType, Device};
 /// assert!(padkit_burn::has_native_kernel(&Device::flex().autodiff()));
 /// ```
 pub fn has_native_kernel(device: &Device) -> bool {
-    if device.is_autodiff() && !cfg!(feature = "autodiff") {
-        return false;
-    }
-    #[allow(unreachable_patterns)] // every variant is native when no other backend is built
-    match device.clone().inner().as_dispatch() {
-        #[cfg(feature = "flex")]
-        DispatchDevice::Flex(_) => true,
-        #[cfg(feature = "ndarray")]
-        #[allow(deprecated)]
-        DispatchDevice::NdArray(_) => true,
-        _ => false,
-    }
+    pad_path(device, burn::tensor::DType::F32, &[], &[]).is_native()
 }
 
 /// Pads with zero fill (constant mode) — see [`pad_with`].
@@ -130,8 +125,9 @@ pub fn pad_with<const D: usize, K: PadKind>(
     fill: impl Into<Fill>,
 ) -> Result<Tensor<D, K>, PadError> {
     let fill = fill.into();
-    if has_native_kernel(&tensor.device()) {
-        let checked = Checked::new(&tensor.dims(), tensor.dtype(), spec, fill)?;
+    let (dims, dtype) = (tensor.dims(), tensor.dtype());
+    let checked = Checked::new(&dims, dtype, spec, fill)?;
+    if pad_path(&tensor.device(), dtype, &dims, checked.output()).is_native() {
         Ok(Tensor::from_dispatch(K::native(
             tensor.into_dispatch(),
             checked,

@@ -9,6 +9,7 @@ use super::{CHECKED, Checked, PadBackend};
 use crate::Fill;
 use crate::fill::width;
 use crate::host::pad_host;
+use crate::path::{Counter, count};
 
 impl PadBackend for Flex {
     fn padkit_pad_float(x: FlexTensor, checked: Checked) -> FlexTensor {
@@ -27,6 +28,7 @@ impl PadBackend for Flex {
 /// Pads a Flex tensor of any kind, reading its buffer in place (strided views are made
 /// contiguous first).
 fn flex_pad(x: FlexTensor, plan: &Plan, fill: Fill) -> FlexTensor {
+    count(Counter::Host);
     let x = if x.is_contiguous() {
         x
     } else {

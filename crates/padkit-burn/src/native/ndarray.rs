@@ -10,6 +10,7 @@ use padkit::Plan;
 use super::{CHECKED, Checked, PadBackend};
 use crate::Fill;
 use crate::host::pad_host;
+use crate::path::{Counter, count};
 
 impl PadBackend for NdArray {
     fn padkit_pad_float(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {
@@ -28,6 +29,7 @@ impl PadBackend for NdArray {
 /// Pads an NdArray tensor of any kind, reading its array in place when it is in standard
 /// layout (copying it to that layout first otherwise).
 fn ndarray_pad(x: &NdArrayTensor, plan: &Plan, fill: Fill) -> NdArrayTensor {
+    count(Counter::Host);
     macro_rules! each_variant {
         ($($variant:ident)*) => {
             match x {

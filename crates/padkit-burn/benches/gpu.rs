@@ -1,0 +1,228 @@
+//! padkit-burn on Burn's wgpu backend with Burn's default fusion (`--features wgpu`):
+//! padkit's CubeCL kernel ("native") against padkit's composed path, Burn's own
+//! `Tensor::pad` (the modes it has, without crops) and the floor, a device-to-device copy
+//! of the output's size, on the workloads of issue 24.
+//!
+//! Each job runs its operation and waits for the device (`Device::sync`); the jobs of a
+//! workload are timed once per round in an order shuffled each round, and the table
+//! gives each one's median time over the rounds as a ratio to the copy of the same round
+//! (`fwd`), and for forward+backward (`y.sum().backward()`, then the input's gradient
+//! read on the device) as a ratio to native's forward+backward and to the forward alone.
+//! On a machine without a GPU, wgpu runs on lavapipe (the CPU): compare the ratios of one
+//! run, never absolute times.
+//!
+//! `cargo bench -p padkit-burn --features wgpu --bench gpu [-- ROUNDS]`
+
+use std::time::Instant;
+
+use burn::backend::DispatchDevice;
+use burn::backend::ops::FloatTensorOps;
+use burn::tensor::ops::PadMode as BurnMode;
+use burn::tensor::{Device, DeviceKind, Distribution, Tensor};
+use padkit::{PadMode, PadSpec};
+use padkit_burn::{Fill, PadPath, pad_composed, pad_path, pad_with};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
+type Job = Box<dyn FnMut()>;
+
+/// One workload: an input shape, a spec, and Burn's pad of it where Burn has one.
+struct Workload {
+    name: &'static str,
+    shape: Vec<usize>,
+    spec: PadSpec,
+    burn: Option<(Vec<(usize, usize)>, BurnMode)>,
+}
+
+fn workloads() -> Vec<Workload> {
+    let image = vec![8, 64, 128, 128];
+    let hw = PadSpec::new(vec![2, 2, 2, 2]).with_axes(vec![2, 3]);
+    let mut v: Vec<Workload> = [
+        (PadMode::Constant, Some(BurnMode::Constant(0.0))),
+        (PadMode::Reflect, Some(BurnMode::Reflect)),
+        (PadMode::Edge, Some(BurnMode::Edge)),
+        (PadMode::Wrap, None),
+    ]
+    .into_iter()
+    .map(|(mode, burn)| Workload {
+        name: match mode {
+            PadMode::Constant => "image constant",
+            PadMode::Reflect => "image reflect",
+            PadMode::Edge => "image edge",
+            _ => "image wrap",
+        },
+        shape: image.clone(),
+        spec: hw.clone().with_mode(mode),
+        burn: burn.map(|m| (vec![(0, 0), (0, 0), (2, 2), (2, 2)], m)),
+    })
+    .collect();
+    v.push(Workload {
+        name: "audio reflect",
+        shape: vec![4_194_304],
+        spec: PadSpec::new(vec![512, 512]).with_mode(PadMode::Reflect),
+        burn: Some((vec![(512, 512)], BurnMode::Reflect)),
+    });
+    v.push(Workload {
+        name: "image crop",
+        shape: image,
+        spec: PadSpec::new(vec![-2, -2, -2, -2]).with_axes(vec![2, 3]),
+        burn: None,
+    });
+    v.push(Workload {
+        name: "tiny constant",
+        shape: vec![1, 1, 4, 4],
+        spec: PadSpec::new(vec![1, 1, 1, 1]).with_axes(vec![2, 3]),
+        burn: Some((
+            vec![(0, 0), (0, 0), (1, 1), (1, 1)],
+            BurnMode::Constant(0.0),
+        )),
+    });
+    v
+}
+
+/// Median of `v`.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Times every job once per round in a shuffled order, after one warm-up run each;
+/// returns the per-round times.
+fn measure(jobs: &mut [(String, Job)], rounds: usize, rng: &mut SmallRng) -> Vec<Vec<f64>> {
+    for (_, job) in jobs.iter_mut() {
+        job();
+    }
+    let mut samples = vec![Vec::new(); jobs.len()];
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    for _ in 0..rounds {
+        order.shuffle(rng);
+        for &i in &order {
+            let t = Instant::now();
+            (jobs[i].1)();
+            samples[i].push(t.elapsed().as_secs_f64());
+        }
+    }
+    samples
+}
+
+/// Median over rounds of `a[r] / b[r]`.
+fn ratio(a: &[f64], b: &[f64]) -> f64 {
+    median(a.iter().zip(b).map(|(x, y)| x / y).collect())
+}
+
+/// A device-to-device copy of `len` f32 on `device`'s CubeCL backend, synced: the floor.
+fn copy_job(device: &Device, len: usize) -> Job {
+    let inner = device.clone().inner();
+    let DispatchDevice::Cube(cube) = inner.as_dispatch() else {
+        panic!("the bench runs on a CubeCL device")
+    };
+    let src =
+        burn_cubecl::CubeBackend::float_zeros([len].into(), cube, burn::tensor::FloatDType::F32);
+    let device = device.clone();
+    Box::new(move || {
+        drop(src.copy());
+        device.sync().unwrap();
+    })
+}
+
+fn float<const D: usize>(shape: &[usize], device: &Device) -> Tensor<D> {
+    let shape: [usize; D] = shape.try_into().unwrap();
+    Tensor::<D>::random(shape, Distribution::Default, device)
+}
+
+type Pad<const D: usize> = std::rc::Rc<dyn Fn(Tensor<D>) -> Tensor<D>>;
+
+/// The implementations of `w` that exist: native, composed, and Burn's.
+fn pads<const D: usize>(w: &Workload) -> Vec<(&'static str, Pad<D>)> {
+    let (s1, s2) = (w.spec.clone(), w.spec.clone());
+    let mut v: Vec<(&'static str, Pad<D>)> = vec![
+        (
+            "native",
+            std::rc::Rc::new(move |x| pad_with(x, &s1, 0.0).unwrap()),
+        ),
+        (
+            "composed",
+            std::rc::Rc::new(move |x| pad_composed(x, &s2, Fill::Zero).unwrap()),
+        ),
+    ];
+    if let Some((p, m)) = w.burn.clone() {
+        v.push((
+            "burn",
+            std::rc::Rc::new(move |x: Tensor<D>| x.pad(p.as_slice(), m)),
+        ));
+    }
+    v
+}
+
+fn run<const D: usize>(w: &Workload, device: &Device, rounds: usize, rng: &mut SmallRng) {
+    let out: Vec<usize> = padkit::output_shape(&w.shape, &w.spec).unwrap();
+    let path = pad_path(device, burn::tensor::DType::F32, &w.shape, &out);
+    assert_eq!(path, PadPath::Device, "{}: {path}", w.name);
+    let mut jobs: Vec<(String, Job)> =
+        vec![("copy".into(), copy_job(device, out.iter().product()))];
+    let ad = device.clone().autodiff();
+    for (name, pad) in pads::<D>(w) {
+        let (x, dev, p) = (float::<D>(&w.shape, device), device.clone(), pad.clone());
+        jobs.push((
+            format!("{name} fwd"),
+            Box::new(move || {
+                drop(p(x.clone()));
+                dev.sync().unwrap();
+            }),
+        ));
+        let (x, dev) = (float::<D>(&w.shape, &ad).require_grad(), ad.clone());
+        jobs.push((
+            format!("{name} fwd+bwd"),
+            Box::new(move || {
+                let grads = pad(x.clone()).sum().backward();
+                drop(x.grad(&grads).unwrap());
+                dev.sync().unwrap();
+            }),
+        ));
+    }
+    let t = measure(&mut jobs, rounds, rng);
+    let time = |name: &str| &t[jobs.iter().position(|(n, _)| n == name).unwrap()];
+    let cell = |name: &str, base: &str| {
+        if jobs.iter().any(|(n, _)| n == name) {
+            format!("{:.2}", ratio(time(name), time(base)))
+        } else {
+            "—".into()
+        }
+    };
+    println!(
+        "| {} | {} | {} | {} | {:.0} | {} | {} | {} | {} |",
+        w.name,
+        cell("native fwd", "copy"),
+        cell("composed fwd", "copy"),
+        cell("burn fwd", "copy"),
+        median(time("copy").clone()) * 1e6,
+        cell("native fwd+bwd", "native fwd"),
+        cell("composed fwd+bwd", "native fwd+bwd"),
+        cell("burn fwd+bwd", "native fwd+bwd"),
+        cell("burn fwd", "native fwd"),
+    );
+}
+
+fn main() {
+    let rounds = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(11);
+    let device = Device::wgpu(DeviceKind::DefaultDevice);
+    let mut rng = SmallRng::seed_from_u64(24);
+    println!("padkit-burn on wgpu (fusion on), f32, median of {rounds} rounds");
+    println!();
+    println!(
+        "| workload | native fwd / copy | composed fwd / copy | Burn pad fwd / copy | copy (µs) \
+         | native fwd+bwd / native fwd | composed fwd+bwd / native | Burn fwd+bwd / native \
+         | Burn fwd / native fwd |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for w in workloads() {
+        match w.shape.len() {
+            1 => run::<1>(&w, &device, rounds, &mut rng),
+            _ => run::<4>(&w, &device, rounds, &mut rng),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! The native pad on Burn's CubeCL backend (wgpu, CUDA, ROCm, Metal): one launch of
+//! [`kernel::pad_kernel`] writes the output once, reading the input in place through its
+//! strides; the backward is one launch of [`kernel::adjoint_kernel`]. The only host work
+//! is planning the small per-axis [`tables`], which the op knows before launch.
+
+mod kernel;
+pub(crate) mod tables;
+
+use burn::backend::TensorMetadata;
+use burn::backend::cubecl::dtype_to_storage_type;
+use burn::tensor::{DType, Shape, TensorData};
+use burn_cubecl::CubeBackend;
+use burn_cubecl::kernel::untile;
+use burn_cubecl::ops::numeric::empty_device_contiguous_dtype;
+use burn_cubecl::tensor::CubeTensor;
+use cubecl::prelude::*;
+use cubecl::{CubeDim, calculate_cube_count_elemwise};
+use padkit::PadSpec;
+
+use super::{CHECKED, Checked, PadBackend};
+use crate::Fill;
+use crate::path::{Counter, count};
+
+impl PadBackend for CubeBackend {
+    fn padkit_pad_float(x: CubeTensor, checked: Checked) -> CubeTensor {
+        cube_pad(x, &checked)
+    }
+
+    fn padkit_pad_float_backward(
+        grad: CubeTensor,
+        in_shape: Vec<usize>,
+        spec: PadSpec,
+    ) -> CubeTensor {
+        cube_adjoint(grad, &in_shape, &spec)
+    }
+
+    fn padkit_pad_int(x: CubeTensor, checked: Checked) -> CubeTensor {
+        cube_pad(x, &checked)
+    }
+
+    fn padkit_pad_bool(x: CubeTensor, checked: Checked) -> CubeTensor {
+        cube_pad(x, &checked)
+    }
+}
+
+/// A table as an i32 tensor on `like`'s device.
+fn upload(table: Vec<i32>, like: &CubeTensor) -> CubeTensor {
+    let len = table.len();
+    <CubeBackend as burn::backend::ops::IntTensorOps<CubeBackend>>::int_from_data(
+        TensorData::new(table, [len]),
+        &like.device,
+    )
+}
+
+/// The tensor with its rows laid out plainly (kernels other than matmul read no tiles).
+fn rows(x: CubeTensor) -> CubeTensor {
+    if x.meta.is_tiled() { untile(x) } else { x }
+}
+
+/// `fill` as a kernel scalar of `dtype` (exact: [`Checked`] checked it).
+fn scalar(fill: Fill, dtype: DType) -> InputScalar {
+    let storage = dtype_to_storage_type(dtype);
+    if dtype.is_float() {
+        InputScalar::new(fill.float(), storage)
+    } else {
+        InputScalar::new(fill.integer(dtype).expect(CHECKED), storage)
+    }
+}
+
+/// One thread per element of `len`: the launch geometry.
+fn geometry(x: &CubeTensor, len: usize) -> (CubeCount, CubeDim) {
+    let dim = CubeDim::new(&x.client, len);
+    (calculate_cube_count_elemwise(&x.client, len, dim), dim)
+}
+
+fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
+    count(Counter::DeviceForward);
+    let plan = &checked.plan;
+    debug_assert_eq!(plan.input_shape(), &x.shape()[..], "{CHECKED}");
+    let out_shape = Shape::from(plan.output_shape().to_vec());
+    let output =
+        empty_device_contiguous_dtype(x.client.clone(), x.device.clone(), out_shape, x.dtype);
+    if plan.output_len() == 0 {
+        return output;
+    }
+    debug_assert!(
+        tables::fit(plan.input_shape(), plan.output_shape()),
+        "pad_path sends only pads whose tables fit 32 bits here"
+    );
+    let x = rows(x);
+    let sources = tables::sources(plan.input_shape(), &checked.spec).expect(CHECKED);
+    let sources = upload(sources, &x);
+    let fill = scalar(checked.fill, x.dtype);
+    let (cubes, dim) = geometry(&output, plan.output_len());
+    let address = [&x, &output, &sources]
+        .map(CubeTensor::required_address_type)
+        .into_iter()
+        .max()
+        .unwrap_or_default();
+    let mut out_shape = SequenceArg::new();
+    for &d in plan.output_shape() {
+        out_shape.push(d);
+    }
+    let dtype = dtype_to_storage_type(x.dtype);
+    // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel forms
+    // is in bounds: output positions are below the output's length (the kernel checks);
+    // the table's entries are the positions of its own blocks and, per axis, a center and
+    // border sources planned by `axis_sources` for this input shape (each source below
+    // the axis' extent, `fit` keeping them in i32), so `at` addresses an element of the
+    // input through its own strides; the input is read only where every axis gives a
+    // source, which an empty input never does.
+    unsafe {
+        kernel::pad_kernel::launch_unchecked(
+            &output.client,
+            cubes,
+            dim,
+            address,
+            x.into_tensor_arg(),
+            output.clone().into_linear_view(),
+            out_shape,
+            sources.into_linear_view(),
+            fill,
+            dtype,
+        );
+    }
+    output
+}
+
+fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTensor {
+    count(Counter::DeviceBackward);
+    let result = empty_device_contiguous_dtype(
+        grad.client.clone(),
+        grad.device.clone(),
+        Shape::from(in_shape.to_vec()),
+        grad.dtype,
+    );
+    let len: usize = in_shape.iter().product();
+    if len == 0 {
+        return result;
+    }
+    let grad = rows(grad);
+    let targets = tables::targets(in_shape, spec).expect(CHECKED);
+    let targets = upload(targets, &grad);
+    let (cubes, dim) = geometry(&result, len);
+    let address = [&grad, &result, &targets]
+        .map(CubeTensor::required_address_type)
+        .into_iter()
+        .max()
+        .unwrap_or_default();
+    let mut shape = SequenceArg::new();
+    for &d in in_shape {
+        shape.push(d);
+    }
+    let dtype = dtype_to_storage_type(grad.dtype);
+    // SAFETY: input positions are below the result's length (the kernel checks); the
+    // table holds the positions of its own blocks, windows and lists, and output indices
+    // that `axis_sources` mapped to an input index of this shape, each below its output
+    // axis' extent, so `at` addresses an element of the gradient (of the pad's output
+    // shape) through its own strides.
+    unsafe {
+        kernel::adjoint_kernel::launch_unchecked(
+            &result.client,
+            cubes,
+            dim,
+            address,
+            grad.into_tensor_arg(),
+            result.clone().into_linear_view(),
+            shape,
+            targets.into_linear_view(),
+            dtype,
+        );
+    }
+    result
+}

@@ -1,0 +1,158 @@
+//! The native kernels ran, not only gave the right answer: on every test device, every
+//! case meant to be native is declared native by `pad_path` and moves `kernel_runs` by
+//! exactly one run of the device's kernel (forward, and backward under autodiff), and its
+//! answer is the naive reference's. Over 1 000 random cases per device, every kind, with
+//! fusion when padkit-burn's `fusion` feature is on (CI runs this binary with and without
+//! it). One test in this binary, so that no other test moves the counters meanwhile.
+mod support;
+
+use burn::tensor::{Bool, Int, Tensor, TensorData};
+use padkit::{PadMode, PadSpec};
+use padkit_burn::{KernelRuns, PadPath, kernel_runs, pad_path, pad_with};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use support::{Case, TestDevice, case};
+
+/// The counter of the kernel that pads (`backward`: differentiates) on `d`.
+fn runs_of(d: &TestDevice, runs: KernelRuns, backward: bool) -> u64 {
+    match (d.name, backward) {
+        ("wgpu", false) => runs.device_forward,
+        ("wgpu", true) => runs.device_backward,
+        _ => runs.host,
+    }
+}
+
+/// Runs `f` (which must read its result, so that a fused backend runs the kernel) and
+/// asserts that it ran the device's kernel exactly once.
+fn once<T>(d: &TestDevice, backward: bool, what: &str, f: impl FnOnce() -> T) -> T {
+    let before = runs_of(d, kernel_runs(), backward);
+    let out = f();
+    let after = runs_of(d, kernel_runs(), backward);
+    assert_eq!(after - before, 1, "{}: {what}: kernel runs", d.name);
+    out
+}
+
+/// One case on one device, every kind, forward and backward; false for a spec the
+/// reference refuses (the forward suite checks those errors).
+fn check(d: &TestDevice, c: &Case) -> bool {
+    let reference = c.reference();
+    let Ok((out_shape, _)) = reference.sources(usize::MAX) else {
+        return false;
+    };
+    let what = format!("{:?} {:?}", c.shape, c.spec);
+    let path = pad_path(&d.device, d.float, &c.shape, &out_shape);
+    let native = if d.name == "wgpu" {
+        PadPath::Device
+    } else {
+        PadPath::Host
+    };
+    assert_eq!(path, native, "{}: {what}", d.name);
+
+    let n: usize = c.shape.iter().product();
+    let data: Vec<f64> = (0..n).map(|i| i as f64 - 2.5).collect();
+    let (_, want) = reference.reference(&data, 0.75, usize::MAX).unwrap();
+    let x = Tensor::<3>::from_data(TensorData::new(data, c.shape), (&d.device, d.float));
+    let got = once(d, false, &what, || {
+        let y = pad_with(x, &c.spec, 0.75).unwrap();
+        y.into_data().try_into_vec_as::<f64>().unwrap()
+    });
+    assert_eq!(got, want, "{}: {what}", d.name);
+
+    let ints: Vec<i64> = (0..n as i64).map(|i| 3 - i).collect();
+    let (_, want) = reference.reference(&ints, -9, usize::MAX).unwrap();
+    let x = Tensor::<3, Int>::from_data(TensorData::new(ints, c.shape), (&d.device, d.int));
+    let got = once(d, false, &what, || {
+        let y = pad_with(x, &c.spec, -9i64).unwrap();
+        y.into_data().try_into_vec_as::<i64>().unwrap()
+    });
+    assert_eq!(got, want, "{}: {what}", d.name);
+
+    let bools: Vec<bool> = (0..n).map(|i| i % 3 == 0).collect();
+    let (_, want) = reference.reference(&bools, true, usize::MAX).unwrap();
+    let x = Tensor::<3, Bool>::from_data(TensorData::new(bools, c.shape), &d.device);
+    let got = once(d, false, &what, || {
+        let y = pad_with(x, &c.spec, true).unwrap();
+        y.into_data().try_into_vec_as::<bool>().unwrap()
+    });
+    assert_eq!(got, want, "{}: {what}", d.name);
+
+    // The backward: d/dx sum(w · pad(x)) is the reference adjoint of w.
+    let w: Vec<i64> = (0..out_shape.iter().product::<usize>())
+        .map(|i| (i as i64 * 31) % 7 - 3)
+        .collect();
+    let want: Vec<f64> = reference
+        .reference_adjoint(&w)
+        .unwrap()
+        .into_iter()
+        .map(|g| g as f64)
+        .collect();
+    let dev = d.device.clone().autodiff();
+    let x = Tensor::<3>::from_data(TensorData::new(vec![1.0; n], c.shape), (&dev, d.float))
+        .require_grad();
+    let y = pad_with(x.clone(), &c.spec, 0.0).unwrap();
+    let w = Tensor::<3>::from_data(TensorData::new(w, y.dims()), (&dev, d.float));
+    let got = once(d, true, &what, || {
+        let grads = (y * w).sum().backward();
+        let g = x.grad(&grads).unwrap();
+        g.into_data().try_into_vec_as::<f64>().unwrap()
+    });
+    assert_eq!(got, want, "{}: gradient of {what}", d.name);
+    true
+}
+
+/// The cases the issue names: empty outputs, size-1 axes, crops to nothing, reflect wider
+/// than the axis, interior padding, every mode.
+fn named_cases() -> Vec<Case> {
+    let mut v = Vec::new();
+    for mode in PadMode::ALL {
+        let pads = |p: Vec<i64>| PadSpec::new(p).with_mode(mode);
+        v.extend([
+            // size-1 axes, padded wider than themselves
+            Case {
+                shape: [1, 1, 3],
+                spec: pads(vec![2, 0, 1, 3, 1, 5]),
+            },
+            // reflect (and every periodic mode) wider than the axis, both sides
+            Case {
+                shape: [2, 3, 2],
+                spec: pads(vec![0, 7, 5, 1, 9, 4]),
+            },
+            // an axis cropped to nothing: an empty output
+            Case {
+                shape: [2, 3, 4],
+                spec: pads(vec![0, -2, 1, 0, -1, 2]),
+            },
+            // crops and pads on one axis, axes given negative
+            Case {
+                shape: [4, 4, 4],
+                spec: pads(vec![-1, 3, 2, -3]).with_axes(vec![-1, 0]),
+            },
+        ]);
+    }
+    // an empty input padded with constant (all fill), and interior padding with crops
+    v.push(Case {
+        shape: [0, 2, 3],
+        spec: PadSpec::new(vec![1, 0, 0, 2, 1, 1]),
+    });
+    v.push(Case {
+        shape: [3, 1, 4],
+        spec: PadSpec::new(vec![1, -2, 0, 1, 2, -1]).with_interior(vec![2, 0, 1]),
+    });
+    v
+}
+
+#[test]
+fn every_native_case_runs_the_kernel_and_matches_the_reference() {
+    for d in support::devices() {
+        for c in named_cases() {
+            assert!(check(&d, &c), "{c:?} is a valid pad");
+        }
+        // 1 000 random valid cases, the same on every run
+        let mut runner = TestRunner::deterministic();
+        let mut checked = 0;
+        while checked < 1000 {
+            let c = case().new_tree(&mut runner).unwrap().current();
+            checked += usize::from(check(&d, &c));
+        }
+    }
+}
