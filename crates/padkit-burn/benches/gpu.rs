@@ -5,13 +5,15 @@
 //!
 //! Each job runs its operation and waits for the device (`Device::sync`); the jobs of a
 //! workload are timed once per round in an order shuffled each round, and the table
-//! gives each one's median time over the rounds as a ratio to the copy of the same round
-//! (`fwd`), and for forward+backward (`y.sum().backward()`, then the input's gradient
-//! read on the device) as a ratio to native's forward+backward and to the forward alone.
+//! gives medians over the rounds of per-round ratios: forwards to the copy and Burn's
+//! pad to native; native's backward alone (forward+backward, i.e. `y.sum().backward()`
+//! and the input's gradient, less the forward and less the same sum and backward on a
+//! leaf of the output's shape) to its forward; and the others' forward+backward to
+//! native's.
 //! On a machine without a GPU, wgpu runs on lavapipe (the CPU): compare the ratios of one
 //! run, never absolute times.
 //!
-//! `cargo bench -p padkit-burn --features wgpu --bench gpu [-- ROUNDS]`
+//! `cargo bench -p padkit-burn --features wgpu --bench gpu [-- ROUNDS] [NAME...]`
 
 use std::time::Instant;
 
@@ -121,8 +123,9 @@ fn copy_job(device: &Device, len: usize) -> Job {
         burn_cubecl::CubeBackend::float_zeros([len].into(), cube, burn::tensor::FloatDType::F32);
     let device = device.clone();
     Box::new(move || {
-        drop(src.copy());
+        let copy = src.copy();
         device.sync().unwrap();
+        drop(copy);
     })
 }
 
@@ -162,13 +165,26 @@ fn run<const D: usize>(w: &Workload, device: &Device, rounds: usize, rng: &mut S
     let mut jobs: Vec<(String, Job)> =
         vec![("copy".into(), copy_job(device, out.iter().product()))];
     let ad = device.clone().autodiff();
+    // The backward of a pad is fwd+bwd less the forward and less this: the same sum and
+    // backward on a leaf of the output's shape.
+    let (leaf, dev) = (float::<D>(&out, &ad).require_grad(), ad.clone());
+    jobs.push((
+        "leaf bwd".into(),
+        Box::new(move || {
+            let grads = leaf.clone().sum().backward();
+            let g = leaf.grad(&grads).unwrap();
+            dev.sync().unwrap();
+            drop(g);
+        }),
+    ));
     for (name, pad) in pads::<D>(w) {
         let (x, dev, p) = (float::<D>(&w.shape, device), device.clone(), pad.clone());
         jobs.push((
             format!("{name} fwd"),
             Box::new(move || {
-                drop(p(x.clone()));
-                dev.sync().unwrap();
+                let y = p(x.clone());
+                dev.sync().unwrap(); // (y alive: fusion may skip outputs dropped unread)
+                drop(y);
             }),
         ));
         let (x, dev) = (float::<D>(&w.shape, &ad).require_grad(), ad.clone());
@@ -176,8 +192,9 @@ fn run<const D: usize>(w: &Workload, device: &Device, rounds: usize, rng: &mut S
             format!("{name} fwd+bwd"),
             Box::new(move || {
                 let grads = pad(x.clone()).sum().backward();
-                drop(x.grad(&grads).unwrap());
+                let g = x.grad(&grads).unwrap();
                 dev.sync().unwrap();
+                drop(g);
             }),
         ));
     }
@@ -190,36 +207,47 @@ fn run<const D: usize>(w: &Workload, device: &Device, rounds: usize, rng: &mut S
             "—".into()
         }
     };
+    // native's backward alone, per round: fwd+bwd − fwd − leaf, over its forward
+    let (fb, f, l) = (time("native fwd+bwd"), time("native fwd"), time("leaf bwd"));
+    let backward: Vec<f64> = (0..fb.len())
+        .map(|r| (fb[r] - f[r] - l[r]) / f[r])
+        .collect();
     println!(
-        "| {} | {} | {} | {} | {:.0} | {} | {} | {} | {} |",
+        "| {} | {} | {} | {} | {} | {:.2} | {} | {} |",
         w.name,
         cell("native fwd", "copy"),
         cell("composed fwd", "copy"),
         cell("burn fwd", "copy"),
-        median(time("copy").clone()) * 1e6,
-        cell("native fwd+bwd", "native fwd"),
+        cell("burn fwd", "native fwd"),
+        median(backward),
         cell("composed fwd+bwd", "native fwd+bwd"),
         cell("burn fwd+bwd", "native fwd+bwd"),
-        cell("burn fwd", "native fwd"),
     );
 }
 
 fn main() {
-    let rounds = std::env::args()
+    let args: Vec<String> = std::env::args()
         .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(11);
+        .filter(|a| a != "--bench")
+        .collect();
+    let rounds = args.iter().find_map(|a| a.parse().ok()).unwrap_or(11);
+    // other arguments: run only the workloads whose names contain one of them
+    let only: Vec<&String> = args
+        .iter()
+        .filter(|a| a.parse::<usize>().is_err())
+        .collect();
     let device = Device::wgpu(DeviceKind::DefaultDevice);
     let mut rng = SmallRng::seed_from_u64(24);
     println!("padkit-burn on wgpu (fusion on), f32, median of {rounds} rounds");
     println!();
     println!(
-        "| workload | native fwd / copy | composed fwd / copy | Burn pad fwd / copy | copy (µs) \
-         | native fwd+bwd / native fwd | composed fwd+bwd / native | Burn fwd+bwd / native \
-         | Burn fwd / native fwd |"
+        "| workload | native / copy | composed / copy | Burn's pad / copy | Burn's pad / native \
+         | native backward / native forward | composed fwd+bwd / native fwd+bwd \
+         | Burn fwd+bwd / native fwd+bwd |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
-    for w in workloads() {
+    println!("|---|---|---|---|---|---|---|---|");
+    let chosen = |w: &Workload| only.is_empty() || only.iter().any(|o| w.name.contains(o.as_str()));
+    for w in workloads().into_iter().filter(chosen) {
         match w.shape.len() {
             1 => run::<1>(&w, &device, rounds, &mut rng),
             _ => run::<4>(&w, &device, rounds, &mut rng),

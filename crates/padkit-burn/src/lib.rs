@@ -126,8 +126,11 @@ pub fn pad_with<const D: usize, K: PadKind>(
 ) -> Result<Tensor<D, K>, PadError> {
     let fill = fill.into();
     let (dims, dtype) = (tensor.dims(), tensor.dtype());
-    let checked = Checked::new(&dims, dtype, spec, fill)?;
-    if pad_path(&tensor.device(), dtype, &dims, checked.output()).is_native() {
+    // A spec that does not fit has no output shape: the composed path reports its error.
+    let native = padkit::output_shape(&dims, spec)
+        .is_ok_and(|out| pad_path(&tensor.device(), dtype, &dims, &out).is_native());
+    if native {
+        let checked = Checked::new(&dims, dtype, spec, fill)?;
         Ok(Tensor::from_dispatch(K::native(
             tensor.into_dispatch(),
             checked,

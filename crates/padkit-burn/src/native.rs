@@ -67,6 +67,7 @@ impl Checked {
     }
 
     /// The output's shape.
+    #[cfg_attr(not(feature = "fusion"), allow(dead_code))]
     pub(crate) fn output(&self) -> &[usize] {
         self.plan.output_shape()
     }

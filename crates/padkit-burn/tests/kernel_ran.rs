@@ -1,7 +1,8 @@
 //! The native kernels ran, not only gave the right answer: on every test device, every
 //! case meant to be native is declared native by `pad_path` and moves `kernel_runs` by
 //! exactly one run of the device's kernel (forward, and backward under autodiff), and its
-//! answer is the naive reference's. Over 1 000 random cases per device, every kind, with
+//! answer is the naive reference's. Over 1 000 random cases per device, every kind (floats
+//! also as a strided view), with
 //! fusion when padkit-burn's `fusion` feature is on (CI runs this binary with and without
 //! it). One test in this binary, so that no other test moves the counters meanwhile.
 mod support;
@@ -51,12 +52,22 @@ fn check(d: &TestDevice, c: &Case) -> bool {
     let n: usize = c.shape.iter().product();
     let data: Vec<f64> = (0..n).map(|i| i as f64 - 2.5).collect();
     let (_, want) = reference.reference(&data, 0.75, usize::MAX).unwrap();
-    let x = Tensor::<3>::from_data(TensorData::new(data, c.shape), (&d.device, d.float));
-    let got = once(d, false, &what, || {
-        let y = pad_with(x, &c.spec, 0.75).unwrap();
-        y.into_data().try_into_vec_as::<f64>().unwrap()
-    });
-    assert_eq!(got, want, "{}: {what}", d.name);
+    // stored[k][j][i] = x[i][j][k]: the view x = stored.permute([2, 1, 0]) is strided
+    let [a, b, e] = c.shape;
+    let stored: Vec<f64> = (0..e)
+        .flat_map(|k| (0..b).flat_map(move |j| (0..a).map(move |i| (i * b + j) * e + k)))
+        .map(|at| data[at])
+        .collect();
+    let plain = Tensor::<3>::from_data(TensorData::new(data, c.shape), (&d.device, d.float));
+    let strided = Tensor::<3>::from_data(TensorData::new(stored, [e, b, a]), (&d.device, d.float))
+        .permute([2, 1, 0]);
+    for x in [plain, strided] {
+        let got = once(d, false, &what, || {
+            let y = pad_with(x, &c.spec, 0.75).unwrap();
+            y.into_data().try_into_vec_as::<f64>().unwrap()
+        });
+        assert_eq!(got, want, "{}: {what}", d.name);
+    }
 
     let ints: Vec<i64> = (0..n as i64).map(|i| 3 - i).collect();
     let (_, want) = reference.reference(&ints, -9, usize::MAX).unwrap();
@@ -101,7 +112,7 @@ fn check(d: &TestDevice, c: &Case) -> bool {
 }
 
 /// The cases the issue names: empty outputs, size-1 axes, crops to nothing, reflect wider
-/// than the axis, interior padding, every mode.
+/// than the axis, interior padding, every mode; each also on a strided view.
 fn named_cases() -> Vec<Case> {
     let mut v = Vec::new();
     for mode in PadMode::ALL {
@@ -133,6 +144,11 @@ fn named_cases() -> Vec<Case> {
     v.push(Case {
         shape: [0, 2, 3],
         spec: PadSpec::new(vec![1, 0, 0, 2, 1, 1]),
+    });
+    // cropped past the axis on one side and padded back on the other: all fill
+    v.push(Case {
+        shape: [2, 3, 4],
+        spec: PadSpec::new(vec![-3_000_000_000, 3_000_000_000]).with_axes(vec![2]),
     });
     v.push(Case {
         shape: [3, 1, 4],

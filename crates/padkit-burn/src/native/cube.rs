@@ -43,6 +43,29 @@ impl PadBackend for CubeBackend {
     }
 }
 
+/// Elements of a row (the last axis) per thread of the kernels: each thread maps the
+/// row's other axes once for all of them.
+const PER_THREAD: usize = 8;
+
+/// The heads as kernel scalars.
+fn heads(heads: &[tables::Head]) -> kernel::HeadsLaunch {
+    let field = |f: fn(&tables::Head) -> usize| {
+        let mut seq = SequenceArg::new();
+        for h in heads {
+            seq.push(f(h));
+        }
+        seq
+    };
+    kernel::HeadsLaunch::new(
+        field(|h| h.center_out),
+        field(|h| h.center_len),
+        field(|h| h.center_src),
+        field(|h| h.block),
+        field(|h| h.lo),
+        field(|h| h.hi),
+    )
+}
+
 /// A table as an i32 tensor on `like`'s device.
 fn upload(table: Vec<i32>, like: &CubeTensor) -> CubeTensor {
     let len = table.len();
@@ -67,7 +90,7 @@ fn scalar(fill: Fill, dtype: DType) -> InputScalar {
     }
 }
 
-/// One thread per element of `len`: the launch geometry.
+/// One thread per unit of `len`: the launch geometry.
 fn geometry(x: &CubeTensor, len: usize) -> (CubeCount, CubeDim) {
     let dim = CubeDim::new(&x.client, len);
     (calculate_cube_count_elemwise(&x.client, len, dim), dim)
@@ -88,11 +111,17 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
         "pad_path sends only pads whose tables fit 32 bits here"
     );
     let x = rows(x);
-    let sources = tables::sources(plan.input_shape(), &checked.spec).expect(CHECKED);
-    let sources = upload(sources, &x);
+    let maps = tables::sources(plan.input_shape(), &checked.spec).expect(CHECKED);
+    let table = upload(maps.table, &x);
     let fill = scalar(checked.fill, x.dtype);
-    let (cubes, dim) = geometry(&output, plan.output_len());
-    let address = [&x, &output, &sources]
+    let row_len = *plan
+        .output_shape()
+        .last()
+        .expect("Burn tensors have a dimension");
+    let stretches = row_len.div_ceil(PER_THREAD);
+    let rows = plan.output_len() / row_len;
+    let (cubes, dim) = geometry(&output, rows * stretches);
+    let address = [&x, &output, &table]
         .map(CubeTensor::required_address_type)
         .into_iter()
         .max()
@@ -103,12 +132,14 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     }
     let dtype = dtype_to_storage_type(x.dtype);
     // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel forms
-    // is in bounds: output positions are below the output's length (the kernel checks);
-    // the table's entries are the positions of its own blocks and, per axis, a center and
-    // border sources planned by `axis_sources` for this input shape (each source below
-    // the axis' extent, `fit` keeping them in i32), so `at` addresses an element of the
-    // input through its own strides; the input is read only where every axis gives a
-    // source, which an empty input never does.
+    // is in bounds: a thread writes `row * row_len + o` with `o < row_len` and rows past
+    // the output's length terminated (the kernel checks both);
+    // per axis, the head's center and the table's border entries come from
+    // `axis_sources` for this input shape (each source below the axis' extent, asserted
+    // in `tables`; `fit` keeps them in i32), and each axis' block holds one entry per
+    // border position, so `at` addresses an element of the input through its own
+    // strides; the input is read only where every axis gives a source, which an empty
+    // input never does.
     unsafe {
         kernel::pad_kernel::launch_unchecked(
             &output.client,
@@ -116,10 +147,14 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
             dim,
             address,
             x.into_tensor_arg(),
-            output.clone().into_linear_view(),
+            output.clone().into_tensor_arg(),
             out_shape,
-            sources.into_linear_view(),
+            row_len,
+            stretches,
+            heads(&maps.heads),
+            table.into_linear_view(),
             fill,
+            PER_THREAD,
             dtype,
         );
     }
@@ -139,10 +174,12 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
         return result;
     }
     let grad = rows(grad);
-    let targets = tables::targets(in_shape, spec).expect(CHECKED);
-    let targets = upload(targets, &grad);
-    let (cubes, dim) = geometry(&result, len);
-    let address = [&grad, &result, &targets]
+    let maps = tables::targets(in_shape, spec).expect(CHECKED);
+    let table = upload(maps.table, &grad);
+    let row_len = *in_shape.last().expect("Burn tensors have a dimension");
+    let stretches = row_len.div_ceil(PER_THREAD);
+    let (cubes, dim) = geometry(&result, len / row_len * stretches);
+    let address = [&grad, &result, &table]
         .map(CubeTensor::required_address_type)
         .into_iter()
         .max()
@@ -152,11 +189,12 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
         shape.push(d);
     }
     let dtype = dtype_to_storage_type(grad.dtype);
-    // SAFETY: input positions are below the result's length (the kernel checks); the
-    // table holds the positions of its own blocks, windows and lists, and output indices
-    // that `axis_sources` mapped to an input index of this shape, each below its output
-    // axis' extent, so `at` addresses an element of the gradient (of the pad's output
-    // shape) through its own strides.
+    // SAFETY: a thread writes `row * row_len + q` with `q < row_len` and rows past the
+    // result's length terminated (the kernel checks both), so below its length; per
+    // axis, the window's `hi - lo + 1` offsets point into the table's own lists, which
+    // hold output indices that `axis_sources` mapped to an input index of this shape,
+    // each below its output axis' extent, as is the center's, so `at` addresses an
+    // element of the gradient (of the pad's output shape) through its own strides.
     unsafe {
         kernel::adjoint_kernel::launch_unchecked(
             &result.client,
@@ -164,9 +202,13 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
             dim,
             address,
             grad.into_tensor_arg(),
-            result.clone().into_linear_view(),
+            result.clone().into_tensor_arg(),
             shape,
-            targets.into_linear_view(),
+            row_len,
+            stretches,
+            heads(&maps.heads),
+            table.into_linear_view(),
+            PER_THREAD,
             dtype,
         );
     }

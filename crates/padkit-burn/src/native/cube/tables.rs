@@ -1,29 +1,44 @@
-//! The per-axis index tables the CubeCL kernels read, planned on the host from padkit's
-//! own index maps ([`padkit::axis_sources`]), so the device runs exactly the core's
-//! semantics for every mode, crop and interior padding.
+//! The per-axis index maps the CubeCL kernels read, planned on the host from padkit's own
+//! index maps ([`padkit::axis_sources`]), so the device runs exactly the core's semantics
+//! for every mode, crop and interior padding.
 //!
-//! Both tables start with one entry per axis: where that axis' block begins. A block
-//! starts with the axis' *center*, the stretch of output that reads the input in order
-//! (`center_out`, `center_len`, `center_src`: output index `center_out + t` reads input
-//! index `center_src + t`), and lists only the border positions, so a table is as long as
-//! the borders, not the output (a 1-D pad of a long signal uploads a few entries).
+//! Each axis has a [`Head`], passed to the kernels as scalars: its *center*, the stretch
+//! of output that reads the input in order, and where its entries begin in one shared
+//! table. The table lists only border positions, so it is as long as the borders, not
+//! the output (a 1-D pad of a long signal uploads a few entries), and the kernels read it
+//! only at borders.
 
 use padkit::{PadError, PadSpec, axis_sources};
 
-/// Entries at the head of a pad-table block: `center_out`, `center_len`, `center_src`.
-const CENTER: usize = 3;
+/// One axis' scalars: output index `center_out + t` reads input index `center_src + t`
+/// for `t < center_len`; its entries begin at `block` in the table; the adjoint's window
+/// `lo..hi` holds the input indices that border positions read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Head {
+    pub(crate) center_out: usize,
+    pub(crate) center_len: usize,
+    pub(crate) center_src: usize,
+    pub(crate) block: usize,
+    pub(crate) lo: usize,
+    pub(crate) hi: usize,
+}
+
+/// Per-axis heads and the table their entries are in (never empty: one leading unused
+/// entry, as a device binds no empty buffer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Tables {
+    pub(crate) heads: Vec<Head>,
+    pub(crate) table: Vec<i32>,
+}
 
 /// True when tables for a pad of `input` to `output` fit the kernels' 32-bit indexing:
 /// every entry, and every position in a table, is below `i32::MAX`.
 pub(crate) fn fit(input: &[usize], output: &[usize]) -> bool {
-    let per_axis = input
-        .iter()
-        .zip(output)
-        .try_fold(input.len(), |sum, (&n, &m)| {
-            // the larger (adjoint) block: center, window, n + 1 offsets, m targets
-            sum.checked_add(CENTER + 2 + n.checked_add(1)?.checked_add(m)?)
-        });
-    per_axis.is_some_and(|len| len <= i32::MAX as usize)
+    let len = input.iter().zip(output).try_fold(1usize, |sum, (&n, &m)| {
+        // the larger (adjoint) block: n + 1 offsets, at most m targets
+        sum.checked_add(n.checked_add(m)?.checked_add(1)?)
+    });
+    len.is_some_and(|len| len <= i32::MAX as usize)
 }
 
 /// One axis: the input index each output index reads (`None`: fill), and its center.
@@ -46,15 +61,19 @@ fn axes(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<Axis>, PadError> {
                 // Output index o reads input index o - begin wherever that is an index.
                 // (clamped: a pad that crops past its own padding starts beyond the output)
                 let first = (p.begin.max(0).unsigned_abs() as usize).min(sources.len());
-                let src = (-p.begin).max(0).unsigned_abs() as usize;
-                let len = n
-                    .saturating_sub(src)
-                    .min(sources.len().saturating_sub(first));
-                (first, len, src)
+                let src = usize::try_from(-i128::from(p.begin)).unwrap_or(0);
+                match n.saturating_sub(src).min(sources.len() - first) {
+                    0 => (first, 0, 0),
+                    len => (first, len, src),
+                }
             };
-            debug_assert!(
-                (0..center.1).all(|t| sources[center.0 + t] == Some(center.2 + t)),
-                "axis {axis}: the center {center:?} reads the input in order"
+            // What the kernels' unchecked indexing rests on, checked in release builds too
+            // (a pass over the axis map, small beside the upload).
+            assert!(
+                (0..center.1).all(|t| sources[center.0 + t] == Some(center.2 + t))
+                    && sources.iter().flatten().all(|&s| s < n),
+                "axis {axis}: the center {center:?} reads the input in order, every source \
+                 is below {n}"
             );
             Ok(Axis { sources, center })
         })
@@ -66,42 +85,43 @@ fn entry(t: usize) -> i32 {
     i32::try_from(t).expect("tables are planned only where `fit` holds")
 }
 
-/// Appends the head (one slot per axis) and returns the table.
-fn with_head(rank: usize) -> Vec<i32> {
-    vec![0; rank]
-}
-
-/// The forward table: per axis, the center, then the source of each border position in
-/// output order (-1: fill).
+/// The forward maps: per axis, the source of each border position in output order (-1:
+/// fill).
 ///
 /// # Errors
 ///
 /// Those of [`axis_sources`]: a spec that does not fit `in_shape` (checked before).
-pub(crate) fn sources(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<i32>, PadError> {
+pub(crate) fn sources(in_shape: &[usize], spec: &PadSpec) -> Result<Tables, PadError> {
     let axes = axes(in_shape, spec)?;
-    let mut table = with_head(axes.len());
-    for (axis, a) in axes.iter().enumerate() {
-        table[axis] = entry(table.len());
+    let mut table = vec![0];
+    let mut heads = Vec::with_capacity(axes.len());
+    for a in &axes {
         let (out, len, src) = a.center;
-        table.extend([entry(out), entry(len), entry(src)]);
+        heads.push(Head {
+            center_out: out,
+            center_len: len,
+            center_src: src,
+            block: table.len(),
+            ..Head::default()
+        });
         let border = a.sources[..out].iter().chain(&a.sources[out + len..]);
         table.extend(border.map(|s| s.map_or(-1, entry)));
     }
-    Ok(table)
+    Ok(Tables { heads, table })
 }
 
-/// The adjoint table: per axis, the center, the window `lo..hi` of input indices that
-/// border positions read, `hi - lo + 1` positions in the table where each one's list of
-/// border output indices begins (and the last ends), then those lists, in output order.
+/// The adjoint maps: per axis, `hi - lo + 1` positions in the table where the list of
+/// border output indices reading each input index of the window begins (and the last
+/// ends), then those lists, in output order.
 ///
 /// # Errors
 ///
 /// Those of [`axis_sources`]: a spec that does not fit `in_shape` (checked before).
-pub(crate) fn targets(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<i32>, PadError> {
+pub(crate) fn targets(in_shape: &[usize], spec: &PadSpec) -> Result<Tables, PadError> {
     let axes = axes(in_shape, spec)?;
-    let mut table = with_head(axes.len());
-    for (axis, a) in axes.iter().enumerate() {
-        table[axis] = entry(table.len());
+    let mut table = vec![0];
+    let mut heads = Vec::with_capacity(axes.len());
+    for a in &axes {
         let (out, len, src) = a.center;
         let border: Vec<(usize, usize)> = a
             .sources
@@ -112,13 +132,20 @@ pub(crate) fn targets(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<i32>, Pa
             .collect();
         let lo = border.iter().map(|&(s, _)| s).min().unwrap_or(0);
         let hi = border.iter().map(|&(s, _)| s + 1).max().unwrap_or(0);
+        heads.push(Head {
+            center_out: out,
+            center_len: len,
+            center_src: src,
+            block: table.len(),
+            lo,
+            hi,
+        });
         let mut counts = vec![0usize; hi - lo];
         for &(s, _) in &border {
             counts[s - lo] += 1;
         }
-        table.extend([entry(out), entry(len), entry(src), entry(lo), entry(hi)]);
-        let mut at = table.len() + counts.len() + 1;
         let starts = table.len();
+        let mut at = starts + counts.len() + 1;
         for c in counts {
             table.push(entry(at));
             at += c;
@@ -134,7 +161,7 @@ pub(crate) fn targets(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<i32>, Pa
             next[s - lo] += 1;
         }
     }
-    Ok(table)
+    Ok(Tables { heads, table })
 }
 
 #[cfg(test)]
@@ -144,32 +171,30 @@ mod tests {
     use super::*;
     use padkit::{PadMode, pad_adjoint};
 
-    /// The forward table read as `pad_kernel` reads it: axis `axis`, output index `o`.
-    fn source(table: &[i32], axis: usize, o: usize) -> Option<usize> {
-        let b = table[axis] as usize;
-        let (out, len, src) = (
-            table[b] as usize,
-            table[b + 1] as usize,
-            table[b + 2] as usize,
-        );
-        if (out..out + len).contains(&o) {
-            return Some(src + o - out);
+    /// The forward maps read as `pad_kernel` reads them: axis `axis`, output index `o`.
+    fn source(t: &Tables, axis: usize, o: usize) -> Option<usize> {
+        let h = t.heads[axis];
+        if (h.center_out..h.center_out + h.center_len).contains(&o) {
+            return Some(h.center_src + o - h.center_out);
         }
-        let i = if o < out { o } else { o - len };
-        usize::try_from(table[b + CENTER + i]).ok()
+        let i = if o < h.center_out {
+            o
+        } else {
+            o - h.center_len
+        };
+        usize::try_from(t.table[h.block + i]).ok()
     }
 
-    /// The output indices the adjoint table lists for input index `q` of `axis`.
-    fn targets_of(table: &[i32], axis: usize, q: usize) -> Vec<usize> {
-        let b = table[axis] as usize;
-        let [out, len, src, lo, hi] = std::array::from_fn(|k| table[b + k] as usize);
+    /// The output indices the adjoint maps list for input index `q` of `axis`.
+    fn targets_of(t: &Tables, axis: usize, q: usize) -> Vec<usize> {
+        let h = t.heads[axis];
         let mut v = Vec::new();
-        if (lo..hi).contains(&q) {
-            let (s, e) = (table[b + 5 + q - lo], table[b + 5 + q - lo + 1]);
-            v.extend((s..e).map(|k| table[k as usize] as usize));
+        if (h.lo..h.hi).contains(&q) {
+            let (s, e) = (t.table[h.block + q - h.lo], t.table[h.block + q - h.lo + 1]);
+            v.extend((s..e).map(|k| t.table[k as usize] as usize));
         }
-        if (src..src + len).contains(&q) {
-            v.push(q - src + out);
+        if (h.center_src..h.center_src + h.center_len).contains(&q) {
+            v.push(q - h.center_src + h.center_out);
         }
         v
     }
@@ -189,6 +214,9 @@ mod tests {
             .collect();
         v.push(PadSpec::new(vec![1, -2, 0, 3]).with_interior(vec![2, 1]));
         v.push(PadSpec::new(vec![-4, 0, 0, 0]));
+        // cropped past the axis on one side, padded back on the other: all fill
+        v.push(PadSpec::new(vec![0, -3_000_000_000, 0, 3_000_000_000]));
+        v.push(PadSpec::new(vec![0, i64::MIN, 0, i64::MAX]));
         v
     }
 
@@ -237,5 +265,6 @@ mod tests {
         assert!(fit(&[4, 3], &[9, 3]));
         assert!(!fit(&[1 << 31], &[1 << 31]));
         assert!(!fit(&[usize::MAX], &[1]));
+        assert!(!fit(&[0, usize::MAX / 2], &[0, usize::MAX / 2]));
     }
 }
