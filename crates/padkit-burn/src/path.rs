@@ -85,6 +85,8 @@ impl PadPath {
 /// use padkit_burn::{PadPath, pad_path};
 /// assert_eq!(pad_path(&Device::flex(), DType::F32, &[2, 3], &[4, 5]), PadPath::Host);
 /// ```
+// (the element type and sizes matter only to the CubeCL kernel)
+#[cfg_attr(not(feature = "cube"), allow(unused_variables))]
 pub fn pad_path(device: &Device, dtype: DType, input: &[usize], output: &[usize]) -> PadPath {
     if device.is_autodiff() && !cfg!(feature = "autodiff") {
         return PadPath::Composed(Reason::NoAutodiffFeature);

@@ -1,7 +1,8 @@
 //! What the forward and gradient suites share: random pad cases and the devices they run
 //! on: Flex, and NdArray with the default `ndarray` feature, in f64 and i64; with the `wgpu`
-//! feature also Burn's CubeCL wgpu backend on Vulkan's CPU adapter (lavapipe where there is
-//! no GPU), in f32 and i32, which every wgpu adapter supports.
+//! feature (or `wgpu-without-fusion`) also Burn's CubeCL wgpu backend on Vulkan's CPU
+//! adapter (lavapipe where there is no GPU), in f32 and i32, which every wgpu adapter
+//! supports.
 #![allow(deprecated)] // Device::ndarray: NdArray is deprecated in Burn 0.22, still served
 #![allow(dead_code)] // each test binary uses a part
 
@@ -29,7 +30,7 @@ pub fn devices() -> Vec<TestDevice> {
     let mut v = vec![host("flex", Device::flex())];
     #[cfg(feature = "ndarray")]
     v.push(host("ndarray", Device::ndarray()));
-    #[cfg(feature = "wgpu")]
+    #[cfg(feature = "wgpu-without-fusion")]
     v.push(TestDevice {
         name: "wgpu",
         device: Device::wgpu(burn::tensor::DeviceKind::Cpu),
