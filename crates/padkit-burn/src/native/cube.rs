@@ -14,6 +14,7 @@ use burn_cubecl::kernel::untile;
 use burn_cubecl::ops::numeric::empty_device_contiguous_dtype;
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::prelude::*;
+use cubecl::std::FastDivmod;
 use cubecl::{CubeDim, calculate_cube_count_elemwise};
 use padkit::PadSpec;
 
@@ -76,7 +77,7 @@ fn upload(table: Vec<i32>, like: &CubeTensor) -> CubeTensor {
 }
 
 /// The tensor with its rows laid out plainly (kernels other than matmul read no tiles).
-fn rows(x: CubeTensor) -> CubeTensor {
+fn untiled(x: CubeTensor) -> CubeTensor {
     if x.meta.is_tiled() { untile(x) } else { x }
 }
 
@@ -90,10 +91,42 @@ fn scalar(fill: Fill, dtype: DType) -> InputScalar {
     }
 }
 
-/// One thread per unit of `len`: the launch geometry.
-fn geometry(x: &CubeTensor, len: usize) -> (CubeCount, CubeDim) {
-    let dim = CubeDim::new(&x.client, len);
-    (calculate_cube_count_elemwise(&x.client, len, dim), dim)
+/// The launch of a row kernel writing `dest`, a contiguous tensor of `shape`: one thread
+/// per stretch of `PER_THREAD` positions of each row (the last axis), and the address
+/// type every tensor of the launch needs.
+struct Rows {
+    cubes: CubeCount,
+    dim: CubeDim,
+    address: AddressType,
+    shape: SequenceArg<FastDivmod<usize>>,
+    row_len: usize,
+    stretches: usize,
+}
+
+impl Rows {
+    /// `shape` is non-empty and has elements (the callers return empty results first).
+    fn new(dest: &CubeTensor, shape: &[usize], tensors: [&CubeTensor; 3]) -> Rows {
+        let row_len = *shape.last().expect("Burn tensors have a dimension");
+        let stretches = row_len.div_ceil(PER_THREAD);
+        let threads = shape.iter().product::<usize>() / row_len * stretches;
+        let dim = CubeDim::new(&dest.client, threads);
+        let mut seq = SequenceArg::new();
+        for &d in shape {
+            seq.push(d);
+        }
+        Rows {
+            cubes: calculate_cube_count_elemwise(&dest.client, threads, dim),
+            dim,
+            address: tensors
+                .map(CubeTensor::required_address_type)
+                .into_iter()
+                .max()
+                .unwrap_or_default(),
+            shape: seq,
+            row_len,
+            stretches,
+        }
+    }
 }
 
 fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
@@ -110,26 +143,11 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
         tables::fit(plan.input_shape(), plan.output_shape()),
         "pad_path sends only pads whose tables fit 32 bits here"
     );
-    let x = rows(x);
+    let x = untiled(x);
     let maps = tables::sources(plan.input_shape(), &checked.spec).expect(CHECKED);
     let table = upload(maps.table, &x);
     let fill = scalar(checked.fill, x.dtype);
-    let row_len = *plan
-        .output_shape()
-        .last()
-        .expect("Burn tensors have a dimension");
-    let stretches = row_len.div_ceil(PER_THREAD);
-    let rows = plan.output_len() / row_len;
-    let (cubes, dim) = geometry(&output, rows * stretches);
-    let address = [&x, &output, &table]
-        .map(CubeTensor::required_address_type)
-        .into_iter()
-        .max()
-        .unwrap_or_default();
-    let mut out_shape = SequenceArg::new();
-    for &d in plan.output_shape() {
-        out_shape.push(d);
-    }
+    let rows = Rows::new(&output, plan.output_shape(), [&x, &output, &table]);
     let dtype = dtype_to_storage_type(x.dtype);
     // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel forms
     // is in bounds: a thread writes `row * row_len + o` with `o < row_len` and rows past
@@ -143,14 +161,14 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     unsafe {
         kernel::pad_kernel::launch_unchecked(
             &output.client,
-            cubes,
-            dim,
-            address,
+            rows.cubes,
+            rows.dim,
+            rows.address,
             x.into_tensor_arg(),
             output.clone().into_tensor_arg(),
-            out_shape,
-            row_len,
-            stretches,
+            rows.shape,
+            rows.row_len,
+            rows.stretches,
             heads(&maps.heads),
             table.into_linear_view(),
             fill,
@@ -173,21 +191,10 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     if len == 0 {
         return result;
     }
-    let grad = rows(grad);
+    let grad = untiled(grad);
     let maps = tables::targets(in_shape, spec).expect(CHECKED);
     let table = upload(maps.table, &grad);
-    let row_len = *in_shape.last().expect("Burn tensors have a dimension");
-    let stretches = row_len.div_ceil(PER_THREAD);
-    let (cubes, dim) = geometry(&result, len / row_len * stretches);
-    let address = [&grad, &result, &table]
-        .map(CubeTensor::required_address_type)
-        .into_iter()
-        .max()
-        .unwrap_or_default();
-    let mut shape = SequenceArg::new();
-    for &d in in_shape {
-        shape.push(d);
-    }
+    let rows = Rows::new(&result, in_shape, [&grad, &result, &table]);
     let dtype = dtype_to_storage_type(grad.dtype);
     // SAFETY: a thread writes `row * row_len + q` with `q < row_len` and rows past the
     // result's length terminated (the kernel checks both), so below its length; per
@@ -198,14 +205,14 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     unsafe {
         kernel::adjoint_kernel::launch_unchecked(
             &result.client,
-            cubes,
-            dim,
-            address,
+            rows.cubes,
+            rows.dim,
+            rows.address,
             grad.into_tensor_arg(),
             result.clone().into_tensor_arg(),
-            shape,
-            row_len,
-            stretches,
+            rows.shape,
+            rows.row_len,
+            rows.stretches,
             heads(&maps.heads),
             table.into_linear_view(),
             PER_THREAD,
