@@ -6,7 +6,7 @@ mod support;
 use burn::tensor::{Bool, DType, Device, Int, Tensor, TensorData};
 use padkit::{PadMode, PadSpec};
 use padkit_burn::{Fill, pad_composed, pad_with};
-use padkit_testkit::{ErrClass, class_of};
+use padkit_conformance::reference::{ErrClass, class_of};
 use proptest::prelude::*;
 use support::{Case, TestDevice, case};
 

@@ -75,10 +75,10 @@ pub fn case() -> impl Strategy<Value = Case> {
 }
 
 impl Case {
-    /// The same case for padkit-testkit's naive reference.
-    pub fn reference(&self) -> padkit_testkit::Case {
+    /// The same case for padkit-conformance's naive reference.
+    pub fn reference(&self) -> padkit_conformance::reference::Case {
         let s = &self.spec;
-        padkit_testkit::Case {
+        padkit_conformance::reference::Case {
             shape: self.shape.to_vec(),
             pads: s.pads.clone(),
             axes: s.axes.clone(),
