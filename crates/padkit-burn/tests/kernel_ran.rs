@@ -112,7 +112,8 @@ fn check(d: &TestDevice, c: &Case) -> bool {
 }
 
 /// The cases the issue names: empty outputs, size-1 axes, crops to nothing, reflect wider
-/// than the axis, interior padding, every mode; each also on a strided view.
+/// than the axis, interior padding, every mode; rows long enough for the CubeCL kernel's
+/// vectors; each also on a strided view.
 fn named_cases() -> Vec<Case> {
     let mut v = Vec::new();
     for mode in PadMode::ALL {
@@ -137,6 +138,17 @@ fn named_cases() -> Vec<Case> {
             Case {
                 shape: [4, 4, 4],
                 spec: pads(vec![-1, 3, 2, -3]).with_axes(vec![-1, 0]),
+            },
+            // rows of whole vectors of 4 on the GPU: the center moves by vectors, the
+            // borders are assembled
+            Case {
+                shape: [2, 3, 16],
+                spec: pads(vec![1, 0, 4, 0, 1, 4]),
+            },
+            // a crop by 2 and a pad by 6: vectors of 2
+            Case {
+                shape: [2, 2, 12],
+                spec: pads(vec![-2, 6]).with_axes(vec![2]),
             },
         ]);
     }

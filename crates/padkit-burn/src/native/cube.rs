@@ -91,24 +91,36 @@ fn scalar(fill: Fill, dtype: DType) -> InputScalar {
     }
 }
 
-/// The launch of a row kernel writing `dest`, a contiguous tensor of `shape`: one thread
-/// per stretch of `PER_THREAD` positions of each row (the last axis), and the address
-/// type every tensor of the launch needs.
+/// The launch of a row kernel that reads `src` and writes `dest`, a contiguous tensor of
+/// `shape`: vectors of `width` elements along the last axis; for each row, as many threads
+/// as there are vectors in the first of its `PER_THREAD` spans; and the address type every
+/// tensor of the launch (`table` too) needs.
 struct Rows {
     cubes: CubeCount,
     dim: CubeDim,
     address: AddressType,
     shape: SequenceArg<FastDivmod<usize>>,
     row_len: usize,
-    stretches: usize,
+    row_threads: usize,
+    width: usize,
 }
 
 impl Rows {
-    /// `shape` is non-empty and has elements (the callers return empty results first).
-    fn new(dest: &CubeTensor, shape: &[usize], tensors: [&CubeTensor; 3]) -> Rows {
+    /// `shape` is non-empty and has elements (the callers return empty results first);
+    /// `center` is the last axis' head.
+    fn new(
+        src: &CubeTensor,
+        dest: &CubeTensor,
+        table: &CubeTensor,
+        shape: &[usize],
+        center: &tables::Head,
+    ) -> Rows {
         let row_len = *shape.last().expect("Burn tensors have a dimension");
-        let stretches = row_len.div_ceil(PER_THREAD);
-        let threads = shape.iter().product::<usize>() / row_len * stretches;
+        let sizes = src.client.io_optimized_vector_sizes(src.dtype.size());
+        let (from, strides) = (src.meta.shape(), src.meta.strides());
+        let width = width(sizes, from, strides, row_len, center);
+        let row_threads = (row_len / width).div_ceil(PER_THREAD);
+        let threads = shape.iter().product::<usize>() / row_len * row_threads;
         let dim = CubeDim::new(&dest.client, threads);
         let mut seq = SequenceArg::new();
         for &d in shape {
@@ -117,16 +129,43 @@ impl Rows {
         Rows {
             cubes: calculate_cube_count_elemwise(&dest.client, threads, dim),
             dim,
-            address: tensors
+            address: [src, dest, table]
                 .map(CubeTensor::required_address_type)
                 .into_iter()
                 .max()
                 .unwrap_or_default(),
             shape: seq,
             row_len,
-            stretches,
+            row_threads,
+            width,
         }
     }
+}
+
+/// The widest of the vector `sizes` (the device's, for the element's size) that a row
+/// kernel reading a source of `shape` and `strides` and writing rows of `dest_row`
+/// elements can use (1 at least): the rows of both hold whole vectors, the source's
+/// strides keep them whole (its last axis is contiguous), and the last axis' `center`
+/// reads whole vectors of the source, so that a vector inside it is one read.
+fn width(
+    sizes: impl Iterator<Item = usize>,
+    shape: &[usize],
+    strides: &[usize],
+    dest_row: usize,
+    center: &tables::Head,
+) -> usize {
+    let last = shape.len() - 1;
+    sizes
+        .filter(|&v| {
+            v == 1
+                || (dest_row % v == 0
+                    && shape[last] % v == 0
+                    && strides[last] == 1
+                    && (0..last).all(|d| shape[d] <= 1 || strides[d] % v == 0)
+                    && (center.center_len == 0 || center.center_out % v == center.center_src % v))
+        })
+        .max()
+        .unwrap_or(1)
 }
 
 fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
@@ -147,16 +186,20 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     let maps = tables::sources(plan.input_shape(), &checked.spec).expect(CHECKED);
     let table = upload(maps.table, &x);
     let fill = scalar(checked.fill, x.dtype);
-    let rows = Rows::new(&output, plan.output_shape(), [&x, &output, &table]);
+    let last = maps.heads.last().expect("Burn tensors have a dimension");
+    let rows = Rows::new(&x, &output, &table, plan.output_shape(), last);
     let dtype = dtype_to_storage_type(x.dtype);
     // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel forms
-    // is in bounds: a thread writes `row * row_len + o` with `o < row_len` and rows past
-    // the output's length terminated (the kernel checks both);
-    // per axis, the head's center and the table's border entries come from
-    // `axis_sources` for this input shape (each source below the axis' extent, asserted
-    // in `tables`; `fit` keeps them in i32), and each axis' block holds one entry per
-    // border position, so `at` addresses an element of the input through its own
-    // strides; the input is read only where every axis gives a source, which an empty
+    // is in bounds: a thread writes vector `row * vectors + at` with `at < vectors` (the
+    // row's length over `width`, which divides it) and rows past the output's length
+    // terminated (the kernel checks both); per axis, the head's center and the table's
+    // border entries come from `axis_sources` for this input shape (each source below
+    // the axis' extent, asserted in `tables`; `fit` keeps them in i32), and each axis'
+    // block holds one entry per border position, so `from` addresses an element of the
+    // input through its own strides; the vector holding it is whole inside the input's
+    // row, because `width` divides the input's row length and its other strides with its
+    // last stride 1 (`width`); a center vector starts at such an element as `width` aligns
+    // the center. The input is read only where every axis gives a source, which an empty
     // input never does.
     unsafe {
         kernel::pad_kernel::launch_unchecked(
@@ -164,11 +207,12 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
             rows.cubes,
             rows.dim,
             rows.address,
+            rows.width,
             x.into_tensor_arg(),
             output.clone().into_tensor_arg(),
             rows.shape,
             rows.row_len,
-            rows.stretches,
+            rows.row_threads,
             heads(&maps.heads),
             table.into_linear_view(),
             fill,
@@ -194,25 +238,29 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     let grad = untiled(grad);
     let maps = tables::targets(in_shape, spec).expect(CHECKED);
     let table = upload(maps.table, &grad);
-    let rows = Rows::new(&result, in_shape, [&grad, &result, &table]);
+    let last = maps.heads.last().expect("Burn tensors have a dimension");
+    let rows = Rows::new(&grad, &result, &table, in_shape, last);
     let dtype = dtype_to_storage_type(grad.dtype);
-    // SAFETY: a thread writes `row * row_len + q` with `q < row_len` and rows past the
-    // result's length terminated (the kernel checks both), so below its length; per
-    // axis, the window's `hi - lo + 1` offsets point into the table's own lists, which
-    // hold output indices that `axis_sources` mapped to an input index of this shape,
-    // each below its output axis' extent, as is the center's, so `at` addresses an
-    // element of the gradient (of the pad's output shape) through its own strides.
+    // SAFETY: a thread writes vector `row * vectors + at` with `at < vectors` (the row's
+    // length over `width`, which divides it) and rows past the result's length terminated
+    // (the kernel checks both), so below its length; per axis, the window's `hi - lo + 1`
+    // offsets point into the table's own lists, which hold output indices that
+    // `axis_sources` mapped to an input index of this shape, each below its output axis'
+    // extent, as is the center's, so `from + o * stride` addresses an element of the
+    // gradient (of the pad's output shape) through its own strides, and the vector holding
+    // it is whole inside the gradient's row, as `width` keeps it (see the pad's launch).
     unsafe {
         kernel::adjoint_kernel::launch_unchecked(
             &result.client,
             rows.cubes,
             rows.dim,
             rows.address,
+            rows.width,
             grad.into_tensor_arg(),
             result.clone().into_tensor_arg(),
             rows.shape,
             rows.row_len,
-            rows.stretches,
+            rows.row_threads,
             heads(&maps.heads),
             table.into_linear_view(),
             PER_THREAD,
@@ -220,4 +268,47 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
         );
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tables::Head;
+    use super::width;
+
+    /// The last axis' head of a pad by `begin` of an axis: its center starts at `begin`
+    /// in the output, at 0 in the input (a crop: the other way round).
+    fn center(begin: i64, len: usize) -> Head {
+        Head {
+            center_out: begin.max(0) as usize,
+            center_src: (-begin).max(0) as usize,
+            center_len: len,
+            ..Head::default()
+        }
+    }
+
+    const SIZES: [usize; 3] = [4, 2, 1];
+
+    #[test]
+    fn width_is_the_widest_vector_the_rows_and_center_allow() {
+        let w = |shape: &[usize], strides: &[usize], dest_row, c| {
+            width(SIZES.into_iter(), shape, strides, dest_row, &c)
+        };
+        // a 1-D signal of 4 096 padded by 512: vectors of 4
+        assert_eq!(w(&[4096], &[1], 5120, center(512, 4096)), 4);
+        // an image row of 128 padded by 2: the center is 2 off a multiple of 4
+        assert_eq!(w(&[8, 128], &[128, 1], 132, center(2, 128)), 2);
+        // cropped by 2: the same
+        assert_eq!(w(&[8, 128], &[128, 1], 124, center(-2, 124)), 2);
+        // an output row of odd length, an input row of odd length
+        assert_eq!(w(&[8, 128], &[128, 1], 131, center(2, 128)), 1);
+        assert_eq!(w(&[8, 127], &[127, 1], 128, center(0, 127)), 1);
+        // a strided source: the last axis not contiguous, or another stride odd
+        assert_eq!(w(&[128, 8], &[1, 128], 12, center(2, 8)), 1);
+        assert_eq!(w(&[3, 4, 8], &[33, 8, 1], 8, center(0, 8)), 1);
+        // a size-1 axis' stride does not matter; an empty center aligns nothing
+        assert_eq!(w(&[1, 8], &[3, 1], 12, center(2, 8)), 2);
+        assert_eq!(w(&[1, 8], &[3, 1], 12, center(3, 0)), 4);
+        // only what the device offers
+        assert_eq!(width([1].into_iter(), &[8], &[1], 8, &center(0, 8)), 1);
+    }
 }

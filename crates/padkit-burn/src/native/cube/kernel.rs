@@ -1,7 +1,12 @@
-//! The CubeCL kernels: the pad, one thread per output element, and its adjoint, one
-//! thread per input element. Both take each axis' [`Head`](super::tables::Head) as
-//! scalars and read the shared table of border maps ([`super::tables`]) only at borders,
-//! so every mode, crop and interior padding is the same few lines here.
+//! The CubeCL kernels: the pad, each thread writing a few vectors of one output row, and
+//! its adjoint, each thread summing a few vectors of one input row. Both take each axis'
+//! [`Head`](super::tables::Head) as scalars and read the shared table of border maps
+//! ([`super::tables`]) only at borders, so every mode, crop and interior padding is the
+//! same few lines here.
+//!
+//! Both move vectors of `N` elements along the last axis (the host picks `N`, 1 where the
+//! tensors do not allow more): a vector that lies in the last axis' center moves as one;
+//! any other is assembled element by element.
 
 use cubecl::prelude::*;
 use cubecl::std::FastDivmod;
@@ -20,18 +25,24 @@ pub(super) struct Heads {
 
 /// `output[p] = input[source(p)]`, or `fill` where an axis maps `p` to no source.
 ///
-/// Each thread writes `per_thread` consecutive positions of one output row (the last
-/// axis): it maps the row's other axes once, then each position of its stretch. Per
-/// axis, the center reads the input in order; a border position reads the input index
-/// its entry in `table` gives (-1: fill). The input is read through its strides, so a
+/// Each thread writes `per_thread` vectors of one output row (the last axis), one in each
+/// of the row's `per_thread` spans, so that neighbouring threads write neighbouring
+/// vectors: it maps the row's other axes once, then each of its vectors. Per axis, the
+/// center reads the input in order; a border position reads the input index its entry in
+/// `table` gives (-1: fill). The input is read through its strides (in elements), so a
 /// strided view is read in place.
+///
+/// With `N` > 1 the host guarantees that the input's last stride is 1, its other strides
+/// and both rows' lengths are multiples of `N`, and the last axis' center reads from a
+/// multiple of `N` where it writes to one: a vector inside the center reads one whole
+/// vector of the input.
 #[cube(launch_unchecked, address_type = "dynamic")]
-pub(super) fn pad_kernel<E: Numeric>(
-    input: &Tensor<E>,
-    output: &mut Tensor<E>,
+pub(super) fn pad_kernel<E: Numeric, N: Size>(
+    input: &Tensor<Vector<E, N>>,
+    output: &mut Tensor<Vector<E, N>>,
     out_shape: Sequence<FastDivmod<usize>>,
     row_len: usize,
-    stretches: FastDivmod<usize>,
+    row_threads: FastDivmod<usize>,
     heads: &Heads,
     table: LinearView<'_, i32>,
     fill: InputScalar,
@@ -40,8 +51,10 @@ pub(super) fn pad_kernel<E: Numeric>(
 ) {
     let rank = out_shape.len().comptime();
     let last = rank - 1;
-    let (row, stretch) = stretches.div_mod(ABSOLUTE_POS);
-    if row * row_len >= output.len() {
+    let width = output.vector_size();
+    let vectors = row_len / width;
+    let (row, lane) = row_threads.div_mod(ABSOLUTE_POS);
+    if row * vectors >= output.len() {
         terminate!();
     }
     // The row's other axes, last first.
@@ -61,16 +74,32 @@ pub(super) fn pad_kernel<E: Numeric>(
         }
     }
     let stride = input.stride(last);
+    let center_out = heads.center_out[last];
+    let center_end = center_out + heads.center_len[last];
+    let center_src = heads.center_src[last];
+    let span = vectors.div_ceil(per_thread);
     #[unroll]
     for k in 0..per_thread {
-        let o = stretch * per_thread + k;
-        if o < row_len {
-            let s = source(o, last, heads, &table);
-            let mut value = fill.get::<E>();
-            if inside && s >= 0 {
-                value = input[base + usize::cast_from(s) * stride];
+        let at = lane + k * span;
+        if at < vectors {
+            let o = at * width;
+            let mut value = Vector::<E, N>::new(fill.get::<E>());
+            if inside {
+                if o >= center_out && o + width <= center_end {
+                    value = input[(base + (center_src + o - center_out) * stride) / width];
+                } else {
+                    #[unroll]
+                    for e in 0..width {
+                        let s = source(o + e, last, heads, &table);
+                        if s >= 0 {
+                            let from = base + usize::cast_from(s) * stride;
+                            let element = input[from / width].extract_dynamic(from % width);
+                            value.insert_dynamic(e, element);
+                        }
+                    }
+                }
             }
-            output[row * row_len + o] = value;
+            output[row * vectors + at] = value;
         }
     }
 }
@@ -94,18 +123,21 @@ fn source(o: usize, dim: usize, heads: &Heads, table: &LinearView<'_, i32>) -> i
 /// `result[q] = Σ grad[p]` over the output positions `p` that read input position `q`,
 /// in a fixed order (no atomics: each thread owns its sums).
 ///
-/// Each thread sums `per_thread` consecutive positions of one input row (the last axis):
-/// it lists the targets of the row's other axes once, then those of each position of its
-/// stretch. Per axis, an input index has the border targets `table` lists for the window
-/// `lo..hi`, then its center target when the center reads it. The gradient is read
-/// through its strides.
+/// Each thread sums `per_thread` vectors of one input row (the last axis), one in each of
+/// the row's spans as the pad's threads do: it lists the targets of the row's other axes
+/// once, then those of each element of its vectors. Per axis, an input index has the
+/// border targets `table` lists for the window `lo..hi`, then its center target when the
+/// center reads it. The gradient is read through its strides (in elements). A vector whose
+/// elements each have one target, the center's, in every axis reads one whole vector of
+/// the gradient (with `N` > 1, the host guarantees what [`pad_kernel`] needs, for the
+/// gradient).
 #[cube(launch_unchecked, address_type = "dynamic")]
-pub(super) fn adjoint_kernel<E: Numeric>(
-    grad: &Tensor<E>,
-    result: &mut Tensor<E>,
+pub(super) fn adjoint_kernel<E: Numeric, N: Size>(
+    grad: &Tensor<Vector<E, N>>,
+    result: &mut Tensor<Vector<E, N>>,
     in_shape: Sequence<FastDivmod<usize>>,
     row_len: usize,
-    stretches: FastDivmod<usize>,
+    row_threads: FastDivmod<usize>,
     heads: &Heads,
     table: LinearView<'_, i32>,
     #[comptime] per_thread: usize,
@@ -113,8 +145,10 @@ pub(super) fn adjoint_kernel<E: Numeric>(
 ) {
     let rank = in_shape.len().comptime();
     let last = rank - 1;
-    let (row, stretch) = stretches.div_mod(ABSOLUTE_POS);
-    if row * row_len >= result.len() {
+    let width = result.vector_size();
+    let vectors = row_len / width;
+    let (row, lane) = row_threads.div_mod(ABSOLUTE_POS);
+    if row * vectors >= result.len() {
         terminate!();
     }
     // The targets of the row's other axes, last first.
@@ -123,6 +157,9 @@ pub(super) fn adjoint_kernel<E: Numeric>(
     let mut centers = Sequence::<usize>::new();
     let mut counts = Sequence::<usize>::new();
     let mut combinations = 1;
+    // Where the gradient's row is when each of those axes has one target (the usual case:
+    // then the loop over combinations below runs once, on it).
+    let mut single = 0;
     let mut rest = row;
     #[unroll]
     for i in 0..last {
@@ -135,41 +172,65 @@ pub(super) fn adjoint_kernel<E: Numeric>(
         centers.push(center);
         counts.push(count);
         combinations *= count;
+        let mut o = center;
+        if border > 0 {
+            o = usize::cast_from(table.read(begin));
+        }
+        single += o * grad.stride(dim);
     }
     let stride = grad.stride(last);
+    let center_src = heads.center_src[last];
+    let center_end = center_src + heads.center_len[last];
+    let center_out = heads.center_out[last];
+    let span = vectors.div_ceil(per_thread);
     #[unroll]
     for k in 0..per_thread {
-        let q = stretch * per_thread + k;
-        if q < row_len {
-            let (begin, border, center, count) = targets(q, last, heads, &table);
-            let mut sum = E::from_int(0);
-            for c in 0..combinations {
-                let mut digits = c;
-                let mut at = 0;
+        let at = lane + k * span;
+        if at < vectors {
+            let q = at * width;
+            let mut sum = Vector::<E, N>::new(E::from_int(0));
+            let alone = q + width <= heads.lo[last] || q >= heads.hi[last];
+            if combinations == 1 && alone && q >= center_src && q + width <= center_end {
+                sum = grad[(single + (q - center_src + center_out) * stride) / width];
+            } else {
                 #[unroll]
-                for i in 0..last {
-                    let dim = last - i - 1;
-                    let n = *counts.index(i);
-                    let mut j = 0;
-                    if n > 1 {
-                        j = digits % n;
-                        digits /= n;
+                for e in 0..width {
+                    let (begin, border, center, count) = targets(q + e, last, heads, &table);
+                    let mut total = E::from_int(0);
+                    for c in 0..combinations {
+                        let mut from = single;
+                        if combinations > 1 {
+                            let mut digits = c;
+                            from = 0;
+                            #[unroll]
+                            for i in 0..last {
+                                let dim = last - i - 1;
+                                let n = *counts.index(i);
+                                let mut j = 0;
+                                if n > 1 {
+                                    j = digits % n;
+                                    digits /= n;
+                                }
+                                let mut o = *centers.index(i);
+                                if j < *borders.index(i) {
+                                    o = usize::cast_from(table.read(*begins.index(i) + j));
+                                }
+                                from += o * grad.stride(dim);
+                            }
+                        }
+                        for j in 0..count {
+                            let mut o = center;
+                            if j < border {
+                                o = usize::cast_from(table.read(begin + j));
+                            }
+                            let g = from + o * stride;
+                            total += grad[g / width].extract_dynamic(g % width);
+                        }
                     }
-                    let mut o = *centers.index(i);
-                    if j < *borders.index(i) {
-                        o = usize::cast_from(table.read(*begins.index(i) + j));
-                    }
-                    at += o * grad.stride(dim);
-                }
-                for j in 0..count {
-                    let mut o = center;
-                    if j < border {
-                        o = usize::cast_from(table.read(begin + j));
-                    }
-                    sum += grad[at + o * stride];
+                    sum.insert_dynamic(e, total);
                 }
             }
-            result[row * row_len + q] = sum;
+            result[row * vectors + at] = sum;
         }
     }
 }
