@@ -2,17 +2,16 @@
 //! case meant to be native is declared native by `pad_path` and moves `kernel_runs` by
 //! exactly one run of the device's kernel (forward, and backward under autodiff), and its
 //! answer is the naive reference's. Over 1 000 random cases per device, every kind (floats
-//! also as a strided view), with
-//! fusion when padkit-burn's `fusion` feature is on (CI runs this binary with and without
-//! it). One test in this binary, so that no other test moves the counters meanwhile.
+//! also as a strided view), with fusion when padkit-burn's `fusion` feature is on (the
+//! library's `unfused_tests` run the same cases on the CubeCL backend without it). One
+//! test in this binary, so that no other test moves the counters meanwhile.
 mod support;
 
 use burn::tensor::{Bool, Int, Tensor, TensorData};
-use padkit::{PadMode, PadSpec};
 use padkit_burn::{KernelRuns, PadPath, kernel_runs, pad_path, pad_with};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use support::{Case, TestDevice, case};
+use support::{Case, TestDevice, case, named_cases};
 
 /// The counter of the kernel that pads (`backward`: differentiates) on `d`.
 fn runs_of(d: &TestDevice, runs: KernelRuns, backward: bool) -> u64 {
@@ -109,64 +108,6 @@ fn check(d: &TestDevice, c: &Case) -> bool {
     });
     assert_eq!(got, want, "{}: gradient of {what}", d.name);
     true
-}
-
-/// The cases the issue names: empty outputs, size-1 axes, crops to nothing, reflect wider
-/// than the axis, interior padding, every mode; rows long enough for the CubeCL kernel's
-/// vectors; each also on a strided view.
-fn named_cases() -> Vec<Case> {
-    let mut v = Vec::new();
-    for mode in PadMode::ALL {
-        let pads = |p: Vec<i64>| PadSpec::new(p).with_mode(mode);
-        v.extend([
-            // size-1 axes, padded wider than themselves
-            Case {
-                shape: [1, 1, 3],
-                spec: pads(vec![2, 0, 1, 3, 1, 5]),
-            },
-            // reflect (and every periodic mode) wider than the axis, both sides
-            Case {
-                shape: [2, 3, 2],
-                spec: pads(vec![0, 7, 5, 1, 9, 4]),
-            },
-            // an axis cropped to nothing: an empty output
-            Case {
-                shape: [2, 3, 4],
-                spec: pads(vec![0, -2, 1, 0, -1, 2]),
-            },
-            // crops and pads on one axis, axes given negative
-            Case {
-                shape: [4, 4, 4],
-                spec: pads(vec![-1, 3, 2, -3]).with_axes(vec![-1, 0]),
-            },
-            // rows of whole vectors of 4 on the GPU: the center moves by vectors, the
-            // borders are assembled
-            Case {
-                shape: [2, 3, 16],
-                spec: pads(vec![1, 0, 4, 0, 1, 4]),
-            },
-            // a crop by 2 and a pad by 6: vectors of 2
-            Case {
-                shape: [2, 2, 12],
-                spec: pads(vec![-2, 6]).with_axes(vec![2]),
-            },
-        ]);
-    }
-    // an empty input padded with constant (all fill), and interior padding with crops
-    v.push(Case {
-        shape: [0, 2, 3],
-        spec: PadSpec::new(vec![1, 0, 0, 2, 1, 1]),
-    });
-    // cropped past the axis on one side and padded back on the other: all fill
-    v.push(Case {
-        shape: [2, 3, 4],
-        spec: PadSpec::new(vec![-3_000_000_000, 3_000_000_000]).with_axes(vec![2]),
-    });
-    v.push(Case {
-        shape: [3, 1, 4],
-        spec: PadSpec::new(vec![1, -2, 0, 1, 2, -1]).with_interior(vec![2, 0, 1]),
-    });
-    v
 }
 
 #[test]

@@ -5,6 +5,8 @@
 
 mod kernel;
 pub(crate) mod tables;
+#[cfg(test)]
+mod unfused_tests;
 
 use burn::backend::TensorMetadata;
 use burn::backend::cubecl::dtype_to_storage_type;
@@ -158,10 +160,10 @@ fn width(
     sizes
         .filter(|&v| {
             v == 1
-                || (dest_row % v == 0
-                    && shape[last] % v == 0
+                || (dest_row.is_multiple_of(v)
+                    && shape[last].is_multiple_of(v)
                     && strides[last] == 1
-                    && (0..last).all(|d| shape[d] <= 1 || strides[d] % v == 0)
+                    && (0..last).all(|d| shape[d] <= 1 || strides[d].is_multiple_of(v))
                     && (center.center_len == 0 || center.center_out % v == center.center_src % v))
         })
         .max()

@@ -87,3 +87,61 @@ impl Case {
         }
     }
 }
+
+/// The cases the issue names: empty outputs, size-1 axes, crops to nothing, reflect wider
+/// than the axis, interior padding, every mode; rows long enough for the CubeCL kernel's
+/// vectors; each also on a strided view.
+pub fn named_cases() -> Vec<Case> {
+    let mut v = Vec::new();
+    for mode in PadMode::ALL {
+        let pads = |p: Vec<i64>| PadSpec::new(p).with_mode(mode);
+        v.extend([
+            // size-1 axes, padded wider than themselves
+            Case {
+                shape: [1, 1, 3],
+                spec: pads(vec![2, 0, 1, 3, 1, 5]),
+            },
+            // reflect (and every periodic mode) wider than the axis, both sides
+            Case {
+                shape: [2, 3, 2],
+                spec: pads(vec![0, 7, 5, 1, 9, 4]),
+            },
+            // an axis cropped to nothing: an empty output
+            Case {
+                shape: [2, 3, 4],
+                spec: pads(vec![0, -2, 1, 0, -1, 2]),
+            },
+            // crops and pads on one axis, axes given negative
+            Case {
+                shape: [4, 4, 4],
+                spec: pads(vec![-1, 3, 2, -3]).with_axes(vec![-1, 0]),
+            },
+            // rows of whole vectors of 4 on the GPU: the center moves by vectors, the
+            // borders are assembled
+            Case {
+                shape: [2, 3, 16],
+                spec: pads(vec![1, 0, 4, 0, 1, 4]),
+            },
+            // a crop by 2 and a pad by 6: vectors of 2
+            Case {
+                shape: [2, 2, 12],
+                spec: pads(vec![-2, 6]).with_axes(vec![2]),
+            },
+        ]);
+    }
+    // an empty input padded with constant (all fill), and interior padding with crops
+    v.push(Case {
+        shape: [0, 2, 3],
+        spec: PadSpec::new(vec![1, 0, 0, 2, 1, 1]),
+    });
+    // cropped past the axis on one side and padded back on the other: all fill
+    v.push(Case {
+        shape: [2, 3, 4],
+        spec: PadSpec::new(vec![-3_000_000_000, 3_000_000_000]).with_axes(vec![2]),
+    });
+    v.push(Case {
+        shape: [3, 1, 4],
+        spec: PadSpec::new(vec![1, -2, 0, 1, 2, -1]).with_interior(vec![2, 0, 1]),
+    });
+    v
+}
