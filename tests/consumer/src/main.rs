@@ -49,8 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(y.dims(), [1, 3, 4, 7]);
     let y = y
         .into_data()
-        .convert::<i64>()
-        .to_vec::<i64>()
+        .try_into_vec_as::<i64>()
         .map_err(|e| format!("{e:?}"))?;
     assert_eq!(y[..7], [4, 0, 1, 2, 3, 4, 0]);
 
