@@ -11,7 +11,7 @@ use burn::tensor::{Bool, Int, Tensor, TensorData};
 use padkit_burn::{KernelRuns, PadPath, kernel_runs, pad_path, pad_with};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use support::{Case, TestDevice, case, named_cases};
+use support::{Case, TestDevice, case, named_cases, transposed, weights_and_adjoint};
 
 /// The counter of the kernel that pads (`backward`: differentiates) on `d`.
 fn runs_of(d: &TestDevice, runs: KernelRuns, backward: bool) -> u64 {
@@ -51,12 +51,8 @@ fn check(d: &TestDevice, c: &Case) -> bool {
     let n: usize = c.shape.iter().product();
     let data: Vec<f64> = (0..n).map(|i| i as f64 - 2.5).collect();
     let (_, want) = reference.reference(&data, 0.75, usize::MAX).unwrap();
-    // stored[k][j][i] = x[i][j][k]: the view x = stored.permute([2, 1, 0]) is strided
+    let stored = transposed(&data, c.shape);
     let [a, b, e] = c.shape;
-    let stored: Vec<f64> = (0..e)
-        .flat_map(|k| (0..b).flat_map(move |j| (0..a).map(move |i| (i * b + j) * e + k)))
-        .map(|at| data[at])
-        .collect();
     let plain = Tensor::<3>::from_data(TensorData::new(data, c.shape), (&d.device, d.float));
     let strided = Tensor::<3>::from_data(TensorData::new(stored, [e, b, a]), (&d.device, d.float))
         .permute([2, 1, 0]);
@@ -87,15 +83,8 @@ fn check(d: &TestDevice, c: &Case) -> bool {
     assert_eq!(got, want, "{}: {what}", d.name);
 
     // The backward: d/dx sum(w · pad(x)) is the reference adjoint of w.
-    let w: Vec<i64> = (0..out_shape.iter().product::<usize>())
-        .map(|i| (i as i64 * 31) % 7 - 3)
-        .collect();
-    let want: Vec<f64> = reference
-        .reference_adjoint(&w)
-        .unwrap()
-        .into_iter()
-        .map(|g| g as f64)
-        .collect();
+    let (w, want) = weights_and_adjoint(&reference, &out_shape);
+    let want: Vec<f64> = want.into_iter().map(|g| g as f64).collect();
     let dev = d.device.clone().autodiff();
     let x = Tensor::<3>::from_data(TensorData::new(vec![1.0; n], c.shape), (&dev, d.float))
         .require_grad();

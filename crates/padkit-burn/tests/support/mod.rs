@@ -145,3 +145,27 @@ pub fn named_cases() -> Vec<Case> {
     });
     v
 }
+
+/// `x` of `shape` [a, b, e] stored transposed: `stored[k][j][i] = x[i][j][k]`, so that
+/// `stored` as a tensor of shape [e, b, a], permuted by [2, 1, 0], is `x` as a strided view.
+pub fn transposed<T: Copy>(x: &[T], shape: [usize; 3]) -> Vec<T> {
+    let [a, b, e] = shape;
+    (0..e)
+        .flat_map(|k| (0..b).flat_map(move |j| (0..a).map(move |i| (i * b + j) * e + k)))
+        .map(|at| x[at])
+        .collect()
+}
+
+/// Weights `w` of a pad's output (`out_shape`), small integers exact in any float type,
+/// and the reference's adjoint of them: the gradient of `sum(w · pad(x))` with respect
+/// to `x`.
+pub fn weights_and_adjoint(
+    reference: &padkit_conformance::reference::Case,
+    out_shape: &[usize],
+) -> (Vec<i64>, Vec<i64>) {
+    let w: Vec<i64> = (0..out_shape.iter().product::<usize>())
+        .map(|i| (i as i64 * 31) % 7 - 3)
+        .collect();
+    let adjoint = reference.reference_adjoint(&w).expect("a valid case");
+    (w, adjoint)
+}

@@ -22,7 +22,7 @@ use proptest::test_runner::TestRunner;
 use super::super::{Checked, PadBackend};
 use crate::Fill;
 use crate::path::kernel_runs;
-use support::{Case, case, named_cases};
+use support::{Case, case, named_cases, transposed, weights_and_adjoint};
 
 /// The CubeCL device behind Burn's wgpu device on Vulkan's CPU adapter.
 fn device() -> CubeDevice {
@@ -84,12 +84,8 @@ fn check(device: &CubeDevice, c: &Case) -> bool {
 
     let floats: Vec<f32> = (0..n).map(|i| i as f32 - 2.5).collect();
     let (_, want) = reference.reference(&floats, 0.75, usize::MAX).unwrap();
-    // stored[k][j][i] = x[i][j][k]: the view x = stored.permute([2, 1, 0]) is strided
+    let stored = transposed(&floats, c.shape);
     let [a, b, e] = c.shape;
-    let stored: Vec<f32> = (0..e)
-        .flat_map(|k| (0..b).flat_map(move |j| (0..a).map(move |i| (i * b + j) * e + k)))
-        .map(|at| floats[at])
-        .collect();
     let plain = CubeBackend::float_from_data(TensorData::new(floats, c.shape), device);
     let stored = CubeBackend::float_from_data(TensorData::new(stored, [e, b, a]), device);
     let strided = CubeBackend::float_permute(stored, &[2, 1, 0]);
@@ -125,15 +121,8 @@ fn check(device: &CubeDevice, c: &Case) -> bool {
     assert_eq!(got.try_into_vec_as::<bool>().unwrap(), want, "{c:?}");
 
     // The adjoint of a weight tensor w is the reference's adjoint of w.
-    let w: Vec<i64> = (0..out_shape.iter().product::<usize>())
-        .map(|i| (i as i64 * 31) % 7 - 3)
-        .collect();
-    let want: Vec<f32> = reference
-        .reference_adjoint(&w)
-        .unwrap()
-        .into_iter()
-        .map(|g| g as f32)
-        .collect();
+    let (w, want) = weights_and_adjoint(&reference, &out_shape);
+    let want: Vec<f32> = want.into_iter().map(|g| g as f32).collect();
     let w: Vec<f32> = w.into_iter().map(|g| g as f32).collect();
     let grad = CubeBackend::float_from_data(TensorData::new(w, out_shape), device);
     let got = once(true, &format!("gradient of {c:?}"), || {
