@@ -9,9 +9,7 @@ mod support;
 
 use burn::tensor::{Bool, Int, Tensor, TensorData};
 use padkit_burn::{KernelRuns, PadPath, kernel_runs, pad_path, pad_with};
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::TestRunner;
-use support::{Case, TestDevice, case, named_cases, transposed, weights_and_adjoint};
+use support::{Case, TestDevice, check_named_and_random, transposed, weights_and_adjoint};
 
 /// The counter of the kernel that pads (`backward`: differentiates) on `d`.
 fn runs_of(d: &TestDevice, runs: KernelRuns, backward: bool) -> u64 {
@@ -102,15 +100,6 @@ fn check(d: &TestDevice, c: &Case) -> bool {
 #[test]
 fn every_native_case_runs_the_kernel_and_matches_the_reference() {
     for d in support::devices() {
-        for c in named_cases() {
-            assert!(check(&d, &c), "{c:?} is a valid pad");
-        }
-        // 1 000 random valid cases, the same on every run
-        let mut runner = TestRunner::deterministic();
-        let mut checked = 0;
-        while checked < 1000 {
-            let c = case().new_tree(&mut runner).unwrap().current();
-            checked += usize::from(check(&d, &c));
-        }
+        check_named_and_random(|c| check(&d, c));
     }
 }

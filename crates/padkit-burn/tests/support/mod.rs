@@ -9,6 +9,8 @@
 use burn::tensor::{DType, Device};
 use padkit::{PadMode, PadSpec};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
 
 /// One device and the element types the suites use on it.
 #[derive(Clone)]
@@ -168,4 +170,19 @@ pub fn weights_and_adjoint(
         .collect();
     let adjoint = reference.reference_adjoint(&w).expect("a valid case");
     (w, adjoint)
+}
+
+/// Runs `check` on every named case, which must be valid, and on random cases (the same
+/// on every run) until 1 000 valid ones were checked; `check` returns false for a spec
+/// the reference refuses.
+pub fn check_named_and_random(mut check: impl FnMut(&Case) -> bool) {
+    for c in named_cases() {
+        assert!(check(&c), "{c:?} is a valid pad");
+    }
+    let mut runner = TestRunner::deterministic();
+    let mut checked = 0;
+    while checked < 1000 {
+        let c = case().new_tree(&mut runner).unwrap().current();
+        checked += usize::from(check(&c));
+    }
 }

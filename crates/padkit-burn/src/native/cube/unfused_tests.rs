@@ -16,13 +16,11 @@ use burn::backend::{DispatchDevice, TensorMetadata};
 use burn::tensor::{BoolStore, DType, Device, DeviceKind, TensorData, read_sync};
 use burn_cubecl::tensor::CubeTensor;
 use burn_cubecl::{CubeBackend, CubeDevice};
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::TestRunner;
 
 use super::super::{Checked, PadBackend};
 use crate::Fill;
 use crate::path::kernel_runs;
-use support::{Case, case, named_cases, transposed, weights_and_adjoint};
+use support::{Case, check_named_and_random, transposed, weights_and_adjoint};
 
 /// The CubeCL device behind Burn's wgpu device on Vulkan's CPU adapter.
 fn device() -> CubeDevice {
@@ -139,14 +137,5 @@ fn check(device: &CubeDevice, c: &Case) -> bool {
 #[test]
 fn the_kernels_on_cube_backend_without_fusion_match_the_reference() {
     let device = device();
-    for c in named_cases() {
-        assert!(check(&device, &c), "{c:?} is a valid pad");
-    }
-    // 1 000 random valid cases, the same on every run
-    let mut runner = TestRunner::deterministic();
-    let mut checked = 0;
-    while checked < 1000 {
-        let c = case().new_tree(&mut runner).unwrap().current();
-        checked += usize::from(check(&device, &c));
-    }
+    check_named_and_random(|c| check(&device, c));
 }
