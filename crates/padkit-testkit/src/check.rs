@@ -9,8 +9,8 @@ use std::mem::MaybeUninit;
 
 use padkit::bytemuck::Pod;
 use padkit::{
-    DType, Data, PadSpec, Plan, Tensor, axis_sources, output_shape, pad, pad_adjoint, pad_bytes,
-    pad_cloned, pad_into, pad_tensor,
+    DType, Data, PadSpec, Plan, Tensor, axis_borders, axis_sources, output_shape, pad, pad_adjoint,
+    pad_bytes, pad_cloned, pad_into, pad_tensor,
 };
 
 use crate::{Case, class_of};
@@ -252,8 +252,8 @@ fn check_packed(case: &Case, shape: &[usize], sources: &[Option<usize>]) -> Resu
     Ok(())
 }
 
-/// `axis_sources` on every axis of at most `limit` output elements (an empty output can
-/// have enormous axes) against the one-axis reference.
+/// `axis_sources` and `axis_borders` on every axis of at most `limit` output elements (an
+/// empty output can have enormous axes) against the one-axis reference.
 fn check_axis_sources(case: &Case, shape: &[usize], limit: usize) -> Result<(), Failure> {
     let pads = case
         .spec()
@@ -275,6 +275,20 @@ fn check_axis_sources(case: &Case, shape: &[usize], limit: usize) -> Result<(), 
         if got != want {
             return fail(format!(
                 "{case:?}: axis_sources({axis}) gives {got:?}, not {want:?}"
+            ));
+        }
+        let b = axis_borders(axis, d, p, case.mode).map_err(|e| e.to_string())?;
+        let center = (0..b.center_len).map(|t| Some(b.center_src + t));
+        let joined: Vec<_> = b
+            .before
+            .iter()
+            .copied()
+            .chain(center)
+            .chain(b.after.iter().copied())
+            .collect();
+        if joined != want || b.before.len() != b.center_out {
+            return fail(format!(
+                "{case:?}: axis_borders({axis}) gives {b:?}, not {want:?}"
             ));
         }
     }

@@ -3,6 +3,8 @@
 //! A map is planned once per axis from the mode's index function (numpy's), so the
 //! kernels copy and fill whole runs instead of computing a source per element.
 
+use std::ops::Range;
+
 use smallvec::SmallVec;
 
 use crate::{AxisPad, PadMode};
@@ -344,29 +346,124 @@ impl AxisMap {
     /// The input position every output position reads (`None`: the fill value), in a
     /// vector allocated fallibly.
     pub(crate) fn sources(&self) -> crate::Result<Vec<Option<usize>>> {
-        let mut sources = crate::alloc::filled(self.out_len, None)?;
+        let mut sources = self.segment(0..self.out_len)?;
         if let Some(c) = self.center {
             for t in 0..c.len {
                 sources[c.out + t] = Some(c.src + t);
             }
         }
-        for &(at, run) in &self.runs {
+        Ok(sources)
+    }
+
+    /// The sources of output positions `range`, which holds whole runs and none of the
+    /// center (`None` there), in a vector allocated fallibly.
+    fn segment(&self, range: Range<usize>) -> crate::Result<Vec<Option<usize>>> {
+        let start = range.start;
+        let mut sources = crate::alloc::filled(range.len(), None)?;
+        let runs = self.runs.iter().filter(|(at, _)| range.contains(at));
+        for &(at, run) in runs.clone() {
             for (t, s) in run.sources().enumerate() {
-                sources[at + t] = Some(s);
+                sources[at - start + t] = Some(s);
             }
         }
-        // Echoes last, as the kernel writes them: each reads a position set above.
-        for &(at, run) in &self.runs {
+        // Echoes last, as the kernel writes them: each reads a position set above, on its
+        // own side of the center.
+        for &(at, run) in runs {
             if let Run::Echo { offset, len } = run {
                 for t in 0..len {
                     // An echo before the center reads to its right: fill it right to left.
-                    let i = if offset > 0 { at + len - 1 - t } else { at + t };
+                    let i = (if offset > 0 { at + len - 1 - t } else { at + t }) - start;
                     sources[i] = sources[i.wrapping_add_signed(offset)];
                 }
             }
         }
         Ok(sources)
     }
+
+    /// The map split at its center: the borders' sources listed, the center as three
+    /// numbers.
+    fn borders(&self) -> crate::Result<AxisBorders> {
+        let c = self.center.unwrap_or(Center {
+            out: 0,
+            src: 0,
+            len: 0,
+        });
+        Ok(AxisBorders {
+            center_out: c.out,
+            center_src: c.src,
+            center_len: c.len,
+            before: self.segment(0..c.out)?,
+            after: self.segment(c.out + c.len..self.out_len)?,
+        })
+    }
+}
+
+/// One axis' index map as [`axis_sources`] gives it, split at its center, the stretch of
+/// output that reads the input in order: only the borders are listed, so the map of a
+/// long axis padded by a little is small. Output position `o` reads
+///
+/// - `before[o]` when `o < center_out`;
+/// - input position `center_src + o - center_out` when `o` is in the center;
+/// - `after[o - center_out - center_len]` beyond it
+///
+/// (`None`: the fill value). Without a center (interior padding, or an axis the pad
+/// crops away or fills entirely) `center_len` is 0 and `after` lists the whole map.
+///
+/// ```
+/// use padkit::{AxisBorders, AxisPad, PadMode, axis_borders};
+/// let p = AxisPad { begin: 2, end: 1, interior: 0 };
+/// let reflect = axis_borders(0, 1000, &p, PadMode::Reflect).unwrap();
+/// assert_eq!(
+///     reflect,
+///     AxisBorders {
+///         center_out: 2,
+///         center_src: 0,
+///         center_len: 1000,
+///         before: vec![Some(2), Some(1)],
+///         after: vec![Some(998)],
+///     }
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AxisBorders {
+    /// The output position where the center begins.
+    pub center_out: usize,
+    /// The input position the center's first position reads.
+    pub center_src: usize,
+    /// How many positions the center has.
+    pub center_len: usize,
+    /// The sources of the output positions before the center.
+    pub before: Vec<Option<usize>>,
+    /// The sources of the output positions after the center.
+    pub after: Vec<Option<usize>>,
+}
+
+/// Where the output positions of axis `axis` (extent `d`) read from, as
+/// [`axis_sources`] gives them, with the center as three numbers and only the borders
+/// listed: for kernels that plan an axis on the host and read the input in order across
+/// its center. The axis' rules are checked; the borders are allocated fallibly.
+///
+/// # Errors
+///
+/// Those of [`axis_sources`].
+///
+/// ```
+/// use padkit::{AxisPad, PadMode, axis_borders};
+/// let crop = AxisPad { begin: -1, end: 2, interior: 0 };
+/// let edge = axis_borders(0, 4, &crop, PadMode::Edge).unwrap();
+/// assert_eq!((edge.center_out, edge.center_src, edge.center_len), (0, 1, 3));
+/// assert_eq!((edge.before, edge.after), (vec![], vec![Some(3), Some(3)]));
+/// let too_much = AxisPad { begin: i64::MIN, end: 0, interior: 0 };
+/// assert!(axis_borders(0, 4, &too_much, PadMode::Edge).is_err());
+/// ```
+pub fn axis_borders(
+    axis: usize,
+    d: usize,
+    p: &AxisPad,
+    mode: PadMode,
+) -> crate::Result<AxisBorders> {
+    let out_len = crate::axis_output(axis, &d, p, mode)?;
+    AxisMap::new(d, p, mode, out_len).borders()
 }
 
 /// Where every output position of axis `axis` (extent `d`) reads from (`None`: the fill

@@ -43,7 +43,7 @@ mod tensor;
 pub use adjoint::{pad_adjoint, pad_adjoint_in_place};
 pub use alloc::{HUGE_PAGE_THRESHOLD, check_allocatable, check_strides, prefer_huge_pages};
 pub use api::{pad, pad_bytes, pad_cloned, pad_into};
-pub use axis_map::axis_sources;
+pub use axis_map::{AxisBorders, axis_borders, axis_sources};
 pub use dtype::{DType, Element, Layout};
 pub use error::{PadError, Result};
 pub use mode::PadMode;

@@ -66,6 +66,8 @@ fn heads(heads: &[tables::Head]) -> kernel::HeadsLaunch {
         field(|h| h.block),
         field(|h| h.lo),
         field(|h| h.hi),
+        field(|h| h.lo2),
+        field(|h| h.hi2),
     )
 }
 
@@ -195,7 +197,7 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     // is in bounds: a thread writes vector `row * vectors + at` with `at < vectors` (the
     // row's length over `width`, which divides it) and rows past the output's length
     // terminated (the kernel checks both); per axis, the head's center and the table's
-    // border entries come from `axis_sources` for this input shape (each source below
+    // border entries come from `axis_borders` for this input shape (each source below
     // the axis' extent, asserted in `tables`; `fit` keeps them in i32), and each axis'
     // block holds one entry per border position, so `from` addresses an element of the
     // input through its own strides; the vector holding it is whole inside the input's
@@ -245,9 +247,10 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     let dtype = dtype_to_storage_type(grad.dtype);
     // SAFETY: a thread writes vector `row * vectors + at` with `at < vectors` (the row's
     // length over `width`, which divides it) and rows past the result's length terminated
-    // (the kernel checks both), so below its length; per axis, the window's `hi - lo + 1`
-    // offsets point into the table's own lists, which hold output indices that
-    // `axis_sources` mapped to an input index of this shape, each below its output axis'
+    // (the kernel checks both), so below its length; per axis, the two windows' offsets
+    // (`hi - lo + 1` and `hi2 - lo2 + 1` of them, read only for an index inside its
+    // window) point into the table's own lists, which hold output indices that
+    // `axis_borders` mapped to an input index of this shape, each below its output axis'
     // extent, as is the center's, so `from + o * stride` addresses an element of the
     // gradient (of the pad's output shape) through its own strides, and the vector holding
     // it is whole inside the gradient's row, as `width` keeps it (see the pad's launch).

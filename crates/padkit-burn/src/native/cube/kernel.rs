@@ -21,6 +21,8 @@ pub(super) struct Heads {
     block: Sequence<usize>,
     lo: Sequence<usize>,
     hi: Sequence<usize>,
+    lo2: Sequence<usize>,
+    hi2: Sequence<usize>,
 }
 
 /// `output[p] = input[source(p)]`, or `fill` where an axis maps `p` to no source.
@@ -126,8 +128,8 @@ fn source(o: usize, dim: usize, heads: &Heads, table: &LinearView<'_, i32>) -> i
 /// Each thread sums `per_thread` vectors of one input row (the last axis), one in each of
 /// the row's spans as the pad's threads do: it lists the targets of the row's other axes
 /// once, then those of each element of its vectors. Per axis, an input index has the
-/// border targets `table` lists for the window `lo..hi`, then its center target when the
-/// center reads it. The gradient is read through its strides (in elements). A vector whose
+/// border targets `table` lists for its axis' two windows (`lo..hi`, `lo2..hi2`), then its
+/// center target when the center reads it. The gradient is read through its strides (in elements). A vector whose
 /// elements each have one target, the center's, in every axis reads one whole vector of
 /// the gradient (with `N` > 1, the host guarantees what [`pad_kernel`] needs, for the
 /// gradient).
@@ -189,8 +191,8 @@ pub(super) fn adjoint_kernel<E: Numeric, N: Size>(
         if at < vectors {
             let q = at * width;
             let mut sum = Vector::<E, N>::new(E::from_int(0));
-            let alone = q + width <= heads.lo[last] || q >= heads.hi[last];
-            if combinations == 1 && alone && q >= center_src && q + width <= center_end {
+            let inside = combinations == 1 && q >= center_src && q + width <= center_end;
+            if inside && borderless(q, width, last, heads, &table) {
                 sum = grad[(single + (q - center_src + center_out) * stride) / width];
             } else {
                 #[unroll]
@@ -245,11 +247,10 @@ fn targets(
     heads: &Heads,
     table: &LinearView<'_, i32>,
 ) -> (usize, usize, usize, usize) {
-    let lo = heads.lo[dim];
     let mut begin = 0;
     let mut border = 0;
-    if q >= lo && q < heads.hi[dim] {
-        let at = heads.block[dim] + q - lo;
+    let at = offset(q, dim, heads);
+    if at > 0 {
         begin = usize::cast_from(table.read(at));
         border = usize::cast_from(table.read(at + 1)) - begin;
     }
@@ -261,4 +262,72 @@ fn targets(
         center = q - center_src + heads.center_out[dim];
     }
     (begin, border, center, count)
+}
+
+/// Where the offset of input index `q`'s border targets is in the table: in the first
+/// window of axis `dim`, else in its second; 0 (the table's unused entry) when neither
+/// holds `q`.
+#[cube]
+fn offset(q: usize, dim: usize, heads: &Heads) -> usize {
+    let lo = heads.lo[dim];
+    let hi = heads.hi[dim];
+    let lo2 = heads.lo2[dim];
+    let mut at = 0;
+    if q >= lo && q < hi {
+        at = heads.block[dim] + q - lo;
+    } else if q >= lo2 && q < heads.hi2[dim] {
+        at = heads.block[dim] + hi - lo + 1 + q - lo2;
+    }
+    at
+}
+
+/// True when no input index in `q..q + width` of axis `dim` has a border target: the
+/// offsets of the indices of each window in that range all agree.
+#[cube]
+fn borderless(
+    q: usize,
+    width: usize,
+    dim: usize,
+    heads: &Heads,
+    table: &LinearView<'_, i32>,
+) -> bool {
+    let block = heads.block[dim];
+    let lo = heads.lo[dim];
+    let hi = heads.hi[dim];
+    let first = listed(q, width, lo, hi, block, table);
+    let second = listed(
+        q,
+        width,
+        heads.lo2[dim],
+        heads.hi2[dim],
+        block + hi - lo + 1,
+        table,
+    );
+    !(first || second)
+}
+
+/// True when an input index in `q..q + width` inside the window `lo..hi`, whose offsets
+/// begin at `at`, has a border target.
+#[cube]
+fn listed(
+    q: usize,
+    width: usize,
+    lo: usize,
+    hi: usize,
+    at: usize,
+    table: &LinearView<'_, i32>,
+) -> bool {
+    let mut found = false;
+    if q < hi && q + width > lo {
+        let mut first = lo;
+        if q > lo {
+            first = q;
+        }
+        let mut end = hi;
+        if q + width < hi {
+            end = q + width;
+        }
+        found = table.read(at + first - lo) != table.read(at + end - lo);
+    }
+    found
 }

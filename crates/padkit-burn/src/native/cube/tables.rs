@@ -1,18 +1,20 @@
 //! The per-axis index maps the CubeCL kernels read, planned on the host from padkit's own
-//! index maps ([`padkit::axis_sources`]), so the device runs exactly the core's semantics
+//! index maps ([`padkit::axis_borders`]), so the device runs exactly the core's semantics
 //! for every mode, crop and interior padding.
 //!
 //! Each axis has a [`Head`], passed to the kernels as scalars: its *center*, the stretch
 //! of output that reads the input in order, and where its entries begin in one shared
 //! table. The table lists only border positions, so it is as long as the borders, not
-//! the output (a 1-D pad of a long signal uploads a few entries), and the kernels read it
-//! only at borders.
+//! the output (a 1-D pad of a long signal plans and uploads a few entries), and the
+//! kernels read it only at borders.
 
-use padkit::{PadError, PadSpec, axis_sources};
+use padkit::{AxisBorders, PadError, PadSpec, axis_borders};
 
 /// One axis' scalars: output index `center_out + t` reads input index `center_src + t`
-/// for `t < center_len`; its entries begin at `block` in the table; the adjoint's window
-/// `lo..hi` holds the input indices that border positions read.
+/// for `t < center_len`; its entries begin at `block` in the table. The adjoint's border
+/// targets are listed for the input indices of two disjoint windows, `lo..hi` and
+/// `lo2..hi2` (empty when `lo2 == hi2`), whose offsets begin at `block` and
+/// `block + hi - lo + 1`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Head {
     pub(crate) center_out: usize,
@@ -21,6 +23,21 @@ pub(crate) struct Head {
     pub(crate) block: usize,
     pub(crate) lo: usize,
     pub(crate) hi: usize,
+    pub(crate) lo2: usize,
+    pub(crate) hi2: usize,
+}
+
+impl Head {
+    /// The head of `axis` with its center; `block` where its entries begin.
+    fn new(axis: &AxisBorders, block: usize) -> Head {
+        Head {
+            center_out: axis.center_out,
+            center_len: axis.center_len,
+            center_src: axis.center_src,
+            block,
+            ..Head::default()
+        }
+    }
 }
 
 /// Per-axis heads and the table their entries are in (never empty: one leading unused
@@ -35,47 +52,32 @@ pub(crate) struct Tables {
 /// every entry, and every position in a table, is below `i32::MAX`.
 pub(crate) fn fit(input: &[usize], output: &[usize]) -> bool {
     let len = input.iter().zip(output).try_fold(1usize, |sum, (&n, &m)| {
-        // the larger (adjoint) block: n + 1 offsets, at most m targets
-        sum.checked_add(n.checked_add(m)?.checked_add(1)?)
+        // the larger (adjoint) block: at most n + 2 offsets, at most m targets
+        sum.checked_add(n.checked_add(m)?.checked_add(2)?)
     });
     len.is_some_and(|len| len <= i32::MAX as usize)
 }
 
-/// One axis: the input index each output index reads (`None`: fill), and its center.
-struct Axis {
-    sources: Vec<Option<usize>>,
-    center: (usize, usize, usize),
-}
-
-fn axes(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<Axis>, PadError> {
+/// Each axis' map, split at its center, from padkit.
+fn axes(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<AxisBorders>, PadError> {
     let pads = spec.resolve(in_shape.len())?;
     in_shape
         .iter()
         .zip(&pads)
         .enumerate()
         .map(|(axis, (&n, p))| {
-            let sources = axis_sources(axis, n, p, spec.mode)?;
-            let center = if p.interior > 0 && n > 1 {
-                (0, 0, 0)
-            } else {
-                // Output index o reads input index o - begin wherever that is an index.
-                // (clamped: a pad that crops past its own padding starts beyond the output)
-                let first = (p.begin.max(0).unsigned_abs() as usize).min(sources.len());
-                let src = usize::try_from(-i128::from(p.begin)).unwrap_or(0);
-                match n.saturating_sub(src).min(sources.len() - first) {
-                    0 => (first, 0, 0),
-                    len => (first, len, src),
-                }
-            };
+            let a = axis_borders(axis, n, p, spec.mode)?;
             // What the kernels' unchecked indexing rests on, checked in release builds too
-            // (a pass over the axis map, small beside the upload).
+            // (a pass over the borders, small beside the upload).
             assert!(
-                (0..center.1).all(|t| sources[center.0 + t] == Some(center.2 + t))
-                    && sources.iter().flatten().all(|&s| s < n),
-                "axis {axis}: the center {center:?} reads the input in order, every source \
-                 is below {n}"
+                a.center_src
+                    .checked_add(a.center_len)
+                    .is_some_and(|end| end <= n)
+                    && a.before.len() == a.center_out
+                    && a.before.iter().chain(&a.after).flatten().all(|&s| s < n),
+                "axis {axis}: the center reads inside 0..{n}, and so does every border source"
             );
-            Ok(Axis { sources, center })
+            Ok(a)
         })
         .collect()
 }
@@ -90,75 +92,88 @@ fn entry(t: usize) -> i32 {
 ///
 /// # Errors
 ///
-/// Those of [`axis_sources`]: a spec that does not fit `in_shape` (checked before).
+/// Those of [`axis_borders`]: a spec that does not fit `in_shape` (checked before).
 pub(crate) fn sources(in_shape: &[usize], spec: &PadSpec) -> Result<Tables, PadError> {
-    let axes = axes(in_shape, spec)?;
     let mut table = vec![0];
-    let mut heads = Vec::with_capacity(axes.len());
-    for a in &axes {
-        let (out, len, src) = a.center;
-        heads.push(Head {
-            center_out: out,
-            center_len: len,
-            center_src: src,
-            block: table.len(),
-            ..Head::default()
-        });
-        let border = a.sources[..out].iter().chain(&a.sources[out + len..]);
+    let mut heads = Vec::with_capacity(in_shape.len());
+    for a in axes(in_shape, spec)? {
+        heads.push(Head::new(&a, table.len()));
+        let border = a.before.iter().chain(&a.after);
         table.extend(border.map(|s| s.map_or(-1, entry)));
     }
     Ok(Tables { heads, table })
 }
 
-/// The adjoint maps: per axis, `hi - lo + 1` positions in the table where the list of
-/// border output indices reading each input index of the window begins (and the last
-/// ends), then those lists, in output order.
+/// The smallest window `lo..hi` holding every source of `border` (`0..0`: none).
+fn window(border: &[Option<usize>]) -> (usize, usize) {
+    let sources = border.iter().flatten();
+    match (sources.clone().min(), sources.max()) {
+        (Some(&lo), Some(&hi)) => (lo, hi + 1),
+        _ => (0, 0),
+    }
+}
+
+/// The adjoint maps: per axis, for each of its two windows (see [`Head`]), `hi - lo + 1`
+/// positions in the table where the list of border output indices reading each input
+/// index of the window begins (and the last ends); then those lists, each in output
+/// order. The windows are those of the borders before and after the center, merged when
+/// they overlap, so that each stays as small as its border.
 ///
 /// # Errors
 ///
-/// Those of [`axis_sources`]: a spec that does not fit `in_shape` (checked before).
+/// Those of [`axis_borders`]: a spec that does not fit `in_shape` (checked before).
 pub(crate) fn targets(in_shape: &[usize], spec: &PadSpec) -> Result<Tables, PadError> {
-    let axes = axes(in_shape, spec)?;
     let mut table = vec![0];
-    let mut heads = Vec::with_capacity(axes.len());
-    for a in &axes {
-        let (out, len, src) = a.center;
-        let border: Vec<(usize, usize)> = a
-            .sources
-            .iter()
-            .enumerate()
-            .filter(|&(o, _)| !(out..out + len).contains(&o))
-            .filter_map(|(o, s)| s.map(|s| (s, o)))
+    let mut heads = Vec::with_capacity(in_shape.len());
+    for a in axes(in_shape, spec)? {
+        let mut head = Head::new(&a, table.len());
+        let (before, after) = (window(&a.before), window(&a.after));
+        let ((lo, hi), (lo2, hi2)) = match (before, after) {
+            (b, (0, 0)) | ((0, 0), b) => (b, (0, 0)),
+            (b, e) if b.0 < e.1 && e.0 < b.1 => ((b.0.min(e.0), b.1.max(e.1)), (0, 0)),
+            windows => windows,
+        };
+        (head.lo, head.hi, head.lo2, head.hi2) = (lo, hi, lo2, hi2);
+        heads.push(head);
+        // Where input index s's offset is: in the first window, else in the second.
+        let slot = |s: usize| {
+            if (lo..hi).contains(&s) {
+                s - lo
+            } else {
+                hi - lo + 1 + s - lo2
+            }
+        };
+        let after_start = a.center_out + a.center_len;
+        let border: Vec<(usize, usize)> = (a.before.iter().enumerate())
+            .chain(
+                a.after
+                    .iter()
+                    .enumerate()
+                    .map(|(t, s)| (after_start + t, s)),
+            )
+            .filter_map(|(o, s)| s.map(|s| (slot(s), o)))
             .collect();
-        let lo = border.iter().map(|&(s, _)| s).min().unwrap_or(0);
-        let hi = border.iter().map(|&(s, _)| s + 1).max().unwrap_or(0);
-        heads.push(Head {
-            center_out: out,
-            center_len: len,
-            center_src: src,
-            block: table.len(),
-            lo,
-            hi,
-        });
-        let mut counts = vec![0usize; hi - lo];
-        for &(s, _) in &border {
-            counts[s - lo] += 1;
+        let slots = hi - lo + 1 + hi2 - lo2 + 1;
+        let mut counts = vec![0usize; slots];
+        for &(k, _) in &border {
+            counts[k] += 1;
         }
+        // Offsets: slot k's list is table[offset(k)..offset(k + 1)]; each window's last
+        // offset closes its lists, so the second window's first slot repeats it.
         let starts = table.len();
-        let mut at = starts + counts.len() + 1;
+        let mut at = starts + slots;
         for c in counts {
             table.push(entry(at));
             at += c;
         }
-        table.push(entry(at));
         // Each input index's list, its output indices in increasing order.
         table.resize(at, 0);
-        let mut next: Vec<usize> = (0..hi - lo)
-            .map(|q| table[starts + q].unsigned_abs() as usize)
+        let mut next: Vec<usize> = (0..slots)
+            .map(|k| table[starts + k].unsigned_abs() as usize)
             .collect();
-        for (s, o) in border {
-            table[next[s - lo]] = entry(o);
-            next[s - lo] += 1;
+        for (k, o) in border {
+            table[next[k]] = entry(o);
+            next[k] += 1;
         }
     }
     Ok(Tables { heads, table })
@@ -169,7 +184,7 @@ mod tests {
     //! The tables read back on the host, as the kernels read them, against padkit's index
     //! maps and its adjoint.
     use super::*;
-    use padkit::{PadMode, pad_adjoint};
+    use padkit::{PadMode, axis_sources, pad_adjoint};
 
     /// The forward maps read as `pad_kernel` reads them: axis `axis`, output index `o`.
     fn source(t: &Tables, axis: usize, o: usize) -> Option<usize> {
@@ -189,8 +204,15 @@ mod tests {
     fn targets_of(t: &Tables, axis: usize, q: usize) -> Vec<usize> {
         let h = t.heads[axis];
         let mut v = Vec::new();
-        if (h.lo..h.hi).contains(&q) {
-            let (s, e) = (t.table[h.block + q - h.lo], t.table[h.block + q - h.lo + 1]);
+        let at = if (h.lo..h.hi).contains(&q) {
+            Some(h.block + q - h.lo)
+        } else {
+            (h.lo2..h.hi2)
+                .contains(&q)
+                .then(|| h.block + h.hi - h.lo + 1 + q - h.lo2)
+        };
+        if let Some(at) = at {
+            let (s, e) = (t.table[at], t.table[at + 1]);
             v.extend((s..e).map(|k| t.table[k as usize] as usize));
         }
         if (h.center_src..h.center_src + h.center_len).contains(&q) {
@@ -220,10 +242,16 @@ mod tests {
         v
     }
 
+    /// Every spec on input shapes whose second axis' border windows overlap, or do not.
+    fn cases() -> impl Iterator<Item = ([usize; 2], PadSpec)> {
+        [[4, 3], [5, 12]]
+            .into_iter()
+            .flat_map(|shape| specs().into_iter().map(move |spec| (shape, spec)))
+    }
+
     #[test]
     fn forward_tables_read_back_padkit_index_maps() {
-        let shape = [4, 3];
-        for spec in specs() {
+        for (shape, spec) in cases() {
             let table = sources(&shape, &spec).unwrap();
             let pads = spec.resolve(2).unwrap();
             for (axis, p) in pads.iter().enumerate() {
@@ -236,8 +264,7 @@ mod tests {
 
     #[test]
     fn adjoint_tables_sum_to_padkit_adjoint() {
-        let shape = [4usize, 3];
-        for spec in specs() {
+        for (shape, spec) in cases() {
             let table = targets(&shape, &spec).unwrap();
             let out_shape = padkit::output_shape(&shape, &spec).unwrap();
             let grad: Vec<f64> = (0..out_shape.iter().product::<usize>())
@@ -257,6 +284,17 @@ mod tests {
                 }
             }
             assert_eq!(got, want, "{spec:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_axis_padded_by_a_little_has_small_tables() {
+        for mode in PadMode::ALL {
+            let spec = PadSpec::new(vec![3, 2]).with_mode(mode);
+            let (fwd, adj) = (sources(&[1 << 22], &spec), targets(&[1 << 22], &spec));
+            let (fwd, adj) = (fwd.unwrap(), adj.unwrap());
+            assert_eq!(fwd.table.len(), 1 + 5, "{mode:?}");
+            assert!(adj.table.len() <= 1 + 5 + 2 + 5 + 1, "{mode:?}: {adj:?}");
         }
     }
 
