@@ -95,18 +95,22 @@ fn scalar(fill: Fill, dtype: DType) -> InputScalar {
     }
 }
 
-/// The launch of a row kernel that reads `src` and writes `dest`, a contiguous tensor of
-/// `shape`: vectors of `width` elements along the last axis; for each row, as many threads
-/// as there are vectors in the first of its `PER_THREAD` spans; and the address type every
-/// tensor of the launch (`table` too) needs.
+/// The launches of a row kernel that reads `src` and writes `dest`, a contiguous tensor
+/// of `shape`: vectors of `width` elements along the last axis, and the address type
+/// every tensor of the launch (`table` too) needs.
 struct Rows {
+    address: AddressType,
+    shape: Vec<usize>,
+    row_len: usize,
+    width: usize,
+}
+
+/// One launch over `count` vectors of each row: as many threads per row as there are
+/// vectors in the first of its `PER_THREAD` spans.
+struct Grid {
     cubes: CubeCount,
     dim: CubeDim,
-    address: AddressType,
-    shape: SequenceArg<FastDivmod<usize>>,
-    row_len: usize,
     row_threads: usize,
-    width: usize,
 }
 
 impl Rows {
@@ -122,27 +126,42 @@ impl Rows {
         let row_len = *shape.last().expect("Burn tensors have a dimension");
         let sizes = src.client.io_optimized_vector_sizes(src.dtype.size());
         let (from, strides) = (src.meta.shape(), src.meta.strides());
-        let width = width(sizes, from, strides, row_len, center);
-        let row_threads = (row_len / width).div_ceil(PER_THREAD);
-        let threads = shape.iter().product::<usize>() / row_len * row_threads;
-        let dim = CubeDim::new(&dest.client, threads);
-        let mut seq = SequenceArg::new();
-        for &d in shape {
-            seq.push(d);
-        }
         Rows {
-            cubes: calculate_cube_count_elemwise(&dest.client, threads, dim),
-            dim,
             address: [src, dest, table]
                 .map(CubeTensor::required_address_type)
                 .into_iter()
                 .max()
                 .unwrap_or_default(),
-            shape: seq,
+            shape: shape.to_vec(),
             row_len,
-            row_threads,
-            width,
+            width: width(sizes, from, strides, row_len, center),
         }
+    }
+
+    /// The vectors of a row.
+    fn vectors(&self) -> usize {
+        self.row_len / self.width
+    }
+
+    /// The launch over `count` vectors of each row, on `dest`'s device.
+    fn grid(&self, dest: &CubeTensor, count: usize) -> Grid {
+        let row_threads = count.div_ceil(PER_THREAD);
+        let threads = self.shape.iter().product::<usize>() / self.row_len * row_threads;
+        let dim = CubeDim::new(&dest.client, threads);
+        Grid {
+            cubes: calculate_cube_count_elemwise(&dest.client, threads, dim),
+            dim,
+            row_threads,
+        }
+    }
+
+    /// The shape as kernel scalars.
+    fn shape(&self) -> SequenceArg<FastDivmod<usize>> {
+        let mut seq = SequenceArg::new();
+        for &d in &self.shape {
+            seq.push(d);
+        }
+        seq
     }
 }
 
@@ -190,39 +209,54 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     let maps = tables::sources(plan.input_shape(), &checked.spec).expect(CHECKED);
     let table = upload(maps.table, &x);
     let fill = scalar(checked.fill, x.dtype);
-    let last = maps.heads.last().expect("Burn tensors have a dimension");
-    let rows = Rows::new(&x, &output, &table, plan.output_shape(), last);
+    let head = maps.heads.last().expect("Burn tensors have a dimension");
+    let rows = Rows::new(&x, &output, &table, plan.output_shape(), head);
+    // The vectors of a row inside the last axis' center: `first..last`.
+    let vectors = rows.vectors();
+    let first = head.center_out.div_ceil(rows.width).min(vectors);
+    let last = ((head.center_out + head.center_len) / rows.width).max(first);
     let dtype = dtype_to_storage_type(x.dtype);
-    // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel forms
-    // is in bounds: a thread writes vector `row * vectors + at` with `at < vectors` (the
-    // row's length over `width`, which divides it) and rows past the output's length
-    // terminated (the kernel checks both); per axis, the head's center and the table's
-    // border entries come from `axis_borders` for this input shape (each source below
-    // the axis' extent, asserted in `tables`; `fit` keeps them in i32), and each axis'
-    // block holds one entry per border position, so `from` addresses an element of the
-    // input through its own strides; the vector holding it is whole inside the input's
-    // row, because `width` divides the input's row length and its other strides with its
-    // last stride 1 (`width`); a center vector starts at such an element as `width` aligns
-    // the center. The input is read only where every axis gives a source, which an empty
-    // input never does.
-    unsafe {
-        kernel::pad_kernel::launch_unchecked(
-            &output.client,
-            rows.cubes,
-            rows.dim,
-            rows.address,
-            rows.width,
-            x.into_tensor_arg(),
-            output.clone().into_tensor_arg(),
-            rows.shape,
-            rows.row_len,
-            rows.row_threads,
-            heads(&maps.heads),
-            table.into_linear_view(),
-            fill,
-            PER_THREAD,
-            dtype,
-        );
+    for (center, count) in [(true, last - first), (false, vectors - (last - first))] {
+        if count == 0 {
+            continue;
+        }
+        let grid = rows.grid(&output, count);
+        // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel
+        // forms is in bounds: a thread writes vector `row * vectors + at` with `at <
+        // vectors` (the row's length over `width`, which divides it: `at` is `first + j`
+        // with `j < last - first`, or `j` or `j + last - first` with `j < vectors - (last -
+        // first)`) and rows past the output's length terminated (the kernel checks both);
+        // per axis, the head's center and the table's border entries come from
+        // `axis_borders` for this input shape (each source below the axis' extent,
+        // asserted in `tables`; `fit` keeps them in i32), and each axis' block holds one
+        // entry per border position, so `from` addresses an element of the input through
+        // its own strides; the vector holding it is whole inside the input's row, because
+        // `width` divides the input's row length and its other strides with its last
+        // stride 1 (`width`); a center vector (`first..last` lie inside the center) starts
+        // at such an element as `width` aligns the center. The input is read only where
+        // every axis gives a source, which an empty input never does.
+        unsafe {
+            kernel::pad_kernel::launch_unchecked(
+                &output.client,
+                grid.cubes,
+                grid.dim,
+                rows.address,
+                rows.width,
+                x.clone().into_tensor_arg(),
+                output.clone().into_tensor_arg(),
+                rows.shape(),
+                rows.row_len,
+                first,
+                last,
+                grid.row_threads,
+                heads(&maps.heads),
+                table.clone().into_linear_view(),
+                fill,
+                PER_THREAD,
+                center,
+                dtype,
+            );
+        }
     }
     output
 }
@@ -244,6 +278,7 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     let table = upload(maps.table, &grad);
     let last = maps.heads.last().expect("Burn tensors have a dimension");
     let rows = Rows::new(&grad, &result, &table, in_shape, last);
+    let grid = rows.grid(&result, rows.vectors());
     let dtype = dtype_to_storage_type(grad.dtype);
     // SAFETY: a thread writes vector `row * vectors + at` with `at < vectors` (the row's
     // length over `width`, which divides it) and rows past the result's length terminated
@@ -257,15 +292,15 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     unsafe {
         kernel::adjoint_kernel::launch_unchecked(
             &result.client,
-            rows.cubes,
-            rows.dim,
+            grid.cubes,
+            grid.dim,
             rows.address,
             rows.width,
             grad.into_tensor_arg(),
             result.clone().into_tensor_arg(),
-            rows.shape,
+            rows.shape(),
             rows.row_len,
-            rows.row_threads,
+            grid.row_threads,
             heads(&maps.heads),
             table.into_linear_view(),
             PER_THREAD,

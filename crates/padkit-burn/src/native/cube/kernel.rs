@@ -1,5 +1,6 @@
-//! The CubeCL kernels: the pad, each thread writing a few vectors of one output row, and
-//! its adjoint, each thread summing a few vectors of one input row. Both take each axis'
+//! The CubeCL kernels: the pad, each thread writing a few vectors of one output row (in
+//! two launches, the rows' centers and their borders), and its adjoint, each thread
+//! summing a few vectors of one input row. Both take each axis'
 //! [`Head`](super::tables::Head) as scalars and read the shared table of border maps
 //! ([`super::tables`]) only at borders, so every mode, crop and interior padding is the
 //! same few lines here.
@@ -25,14 +26,18 @@ pub(super) struct Heads {
     hi2: Sequence<usize>,
 }
 
-/// `output[p] = input[source(p)]`, or `fill` where an axis maps `p` to no source.
+/// `output[p] = input[source(p)]`, or `fill` where an axis maps `p` to no source, for one
+/// part of each output row (the last axis): with `center`, its vectors `first..last`,
+/// which lie inside the last axis' center; else the others, its borders.
 ///
-/// Each thread writes `per_thread` vectors of one output row (the last axis), one in each
-/// of the row's `per_thread` spans, so that neighbouring threads write neighbouring
-/// vectors: it maps the row's other axes once, then each of its vectors. Per axis, the
-/// center reads the input in order; a border position reads the input index its entry in
-/// `table` gives (-1: fill). The input is read through its strides (in elements), so a
-/// strided view is read in place.
+/// Each thread writes `per_thread` vectors of the part of one row, one in each of the
+/// part's `per_thread` spans, so that neighbouring threads write neighbouring vectors: it
+/// maps the row's other axes once, then each of its vectors. Per axis, the center reads
+/// the input in order; a border position reads the input index its entry in `table` gives
+/// (-1: fill). A center vector is one read, or the fill where the row's other axes have
+/// none; a border vector is assembled element by element. Two launches write the two
+/// parts, so that threads of the center, nearly all, take no branch of the borders. The
+/// input is read through its strides (in elements), so a strided view is read in place.
 ///
 /// With `N` > 1 the host guarantees that the input's last stride is 1, its other strides
 /// and both rows' lengths are multiples of `N`, and the last axis' center reads from a
@@ -44,15 +49,17 @@ pub(super) fn pad_kernel<E: Numeric, N: Size>(
     output: &mut Tensor<Vector<E, N>>,
     out_shape: Sequence<FastDivmod<usize>>,
     row_len: usize,
+    first: usize,
+    last: usize,
     row_threads: FastDivmod<usize>,
     heads: &Heads,
     table: LinearView<'_, i32>,
     fill: InputScalar,
     #[comptime] per_thread: usize,
+    #[comptime] center: bool,
     #[define(E)] _dtype: ElemType,
 ) {
-    let rank = out_shape.len().comptime();
-    let last = rank - 1;
+    let axis = out_shape.len().comptime() - 1;
     let width = output.vector_size();
     let vectors = row_len / width;
     let (row, lane) = row_threads.div_mod(ABSOLUTE_POS);
@@ -64,8 +71,8 @@ pub(super) fn pad_kernel<E: Numeric, N: Size>(
     let mut base = 0;
     let mut inside = true;
     #[unroll]
-    for i in 0..last {
-        let dim = last - i - 1;
+    for i in 0..axis {
+        let dim = axis - i - 1;
         let (r, o) = out_shape[dim].div_mod(rest);
         rest = r;
         let s = source(o, dim, heads, &table);
@@ -75,28 +82,39 @@ pub(super) fn pad_kernel<E: Numeric, N: Size>(
             base += usize::cast_from(s) * input.stride(dim);
         }
     }
-    let stride = input.stride(last);
-    let center_out = heads.center_out[last];
-    let center_end = center_out + heads.center_len[last];
-    let center_src = heads.center_src[last];
-    let span = vectors.div_ceil(per_thread);
+    let stride = input.stride(axis);
+    let center_out = heads.center_out[axis];
+    let center_src = heads.center_src[axis];
+    let filled = Vector::<E, N>::new(fill.get::<E>());
+    let mut count = vectors - (last - first);
+    if comptime!(center) {
+        count = last - first;
+    }
+    let span = count.div_ceil(per_thread);
     #[unroll]
     for k in 0..per_thread {
-        let at = lane + k * span;
-        if at < vectors {
-            let o = at * width;
-            let mut value = Vector::<E, N>::new(fill.get::<E>());
-            if inside {
-                if o >= center_out && o + width <= center_end {
+        let j = lane + k * span;
+        if j < count {
+            let mut value = filled;
+            let mut at = j;
+            if comptime!(center) {
+                at = first + j;
+                if inside {
+                    let o = at * width;
                     value = input[(base + (center_src + o - center_out) * stride) / width];
-                } else {
+                }
+            } else {
+                if j >= first {
+                    at = j + last - first;
+                }
+                if inside {
                     #[unroll]
                     for e in 0..width {
-                        let s = source(o + e, last, heads, &table);
+                        let s = source(at * width + e, axis, heads, &table);
                         if s >= 0 {
                             let from = base + usize::cast_from(s) * stride;
                             let element = input[from / width].extract_dynamic(from % width);
-                            value.insert_dynamic(e, element);
+                            value.insert(e, element);
                         }
                     }
                 }
