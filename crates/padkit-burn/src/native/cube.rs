@@ -48,7 +48,7 @@ impl PadBackend for CubeBackend {
 
 /// Elements of a row (the last axis) per thread of the kernels: each thread maps the
 /// row's other axes once for all of them.
-const PER_THREAD: usize = 8;
+const PER_THREAD: usize = 16;
 
 /// The heads as kernel scalars.
 fn heads(heads: &[tables::Head]) -> kernel::HeadsLaunch {
