@@ -46,9 +46,15 @@ impl PadBackend for CubeBackend {
     }
 }
 
-/// Elements of a row (the last axis) per thread of the kernels: each thread maps the
-/// row's other axes once for all of them.
+/// Vectors of a row (the last axis) per thread of the kernels: each thread maps the row's
+/// other axes once for all of them.
 const PER_THREAD: usize = 16;
+
+/// Vectors of a row's center per thread of the pad: more, since they take no branch, but
+/// not so many that a row's center of a few dozen vectors goes to one thread, which would
+/// spread a warp's writes over as many rows (a GPU coalesces neighbouring threads' writes
+/// to neighbouring addresses).
+const CENTER_PER_THREAD: usize = 32;
 
 /// The heads as kernel scalars.
 fn heads(heads: &[tables::Head]) -> kernel::HeadsLaunch {
@@ -105,8 +111,8 @@ struct Rows {
     width: usize,
 }
 
-/// One launch over `count` vectors of each row: as many threads per row as there are
-/// vectors in the first of its `PER_THREAD` spans.
+/// One launch over `count` vectors of each row, `per_thread` to a thread: as many threads
+/// per row as there are vectors in the first of its `per_thread` spans.
 struct Grid {
     cubes: CubeCount,
     dim: CubeDim,
@@ -143,9 +149,10 @@ impl Rows {
         self.row_len / self.width
     }
 
-    /// The launch over `count` vectors of each row, on `dest`'s device.
-    fn grid(&self, dest: &CubeTensor, count: usize) -> Grid {
-        let row_threads = count.div_ceil(PER_THREAD);
+    /// The launch over `count` vectors of each row, `per_thread` to a thread, on `dest`'s
+    /// device.
+    fn grid(&self, dest: &CubeTensor, count: usize, per_thread: usize) -> Grid {
+        let row_threads = count.div_ceil(per_thread);
         let threads = self.shape.iter().product::<usize>() / self.row_len * row_threads;
         let dim = CubeDim::new(&dest.client, threads);
         Grid {
@@ -216,32 +223,41 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     let first = head.center_out.div_ceil(rows.width).min(vectors);
     let last = ((head.center_out + head.center_len) / rows.width).max(first);
     let dtype = dtype_to_storage_type(x.dtype);
-    for (center, count) in [(true, last - first), (false, vectors - (last - first))] {
+    // The centers in vectors of `width`; the borders in vectors of 1, since their elements
+    // are gathered one by one anyway (wider vectors only add extracts and inserts).
+    let w = rows.width;
+    let border = rows.row_len - (last - first) * w;
+    let parts = [
+        (true, w, first, last, last - first, CENTER_PER_THREAD),
+        (false, 1, first * w, last * w, border, PER_THREAD),
+    ];
+    for (center, width, first, last, count, per_thread) in parts {
         if count == 0 {
             continue;
         }
-        let grid = rows.grid(&output, count);
+        let grid = rows.grid(&output, count, per_thread);
         // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel
         // forms is in bounds: a thread writes vector `row * vectors + at` with `at <
-        // vectors` (the row's length over `width`, which divides it: `at` is `first + j`
-        // with `j < last - first`, or `j` or `j + last - first` with `j < vectors - (last -
-        // first)`) and rows past the output's length terminated (the kernel checks both);
-        // per axis, the head's center and the table's border entries come from
-        // `axis_borders` for this input shape (each source below the axis' extent,
-        // asserted in `tables`; `fit` keeps them in i32), and each axis' block holds one
-        // entry per border position, so `from` addresses an element of the input through
-        // its own strides; the vector holding it is whole inside the input's row, because
-        // `width` divides the input's row length and its other strides with its last
-        // stride 1 (`width`); a center vector (`first..last` lie inside the center) starts
-        // at such an element as `width` aligns the center. The input is read only where
-        // every axis gives a source, which an empty input never does.
+        // vectors` (the row's length over `width`, 1 or `rows.width`, which divides it:
+        // `at` is `first + j` with `j < last - first`, or `j` or `j + last - first` with `j
+        // < vectors - (last - first)`, `first..last` being the center's vectors in either
+        // width) and rows past the output's length terminated (the kernel checks both); per
+        // axis, the head's center and the table's border entries come from `axis_borders`
+        // for this input shape (each source below the axis' extent, asserted in `tables`;
+        // `fit` keeps them in i32), and each axis' block holds one entry per border
+        // position, so `from` addresses an element of the input through its own strides;
+        // the vector holding it is whole inside the input's row, because `width` divides
+        // the input's row length and its other strides with its last stride 1 (`width`); a
+        // center vector (`first..last` lie inside the center) starts at such an element as
+        // `width` aligns the center. The input is read only where every axis gives a
+        // source, which an empty input never does.
         unsafe {
             kernel::pad_kernel::launch_unchecked(
                 &output.client,
                 grid.cubes,
                 grid.dim,
                 rows.address,
-                rows.width,
+                width,
                 x.clone().into_tensor_arg(),
                 output.clone().into_tensor_arg(),
                 rows.shape(),
@@ -252,7 +268,7 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
                 heads(&maps.heads),
                 table.clone().into_linear_view(),
                 fill,
-                PER_THREAD,
+                per_thread,
                 center,
                 dtype,
             );
@@ -278,7 +294,7 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     let table = upload(maps.table, &grad);
     let last = maps.heads.last().expect("Burn tensors have a dimension");
     let rows = Rows::new(&grad, &result, &table, in_shape, last);
-    let grid = rows.grid(&result, rows.vectors());
+    let grid = rows.grid(&result, rows.vectors(), PER_THREAD);
     let dtype = dtype_to_storage_type(grad.dtype);
     // SAFETY: a thread writes vector `row * vectors + at` with `at < vectors` (the row's
     // length over `width`, which divides it) and rows past the result's length terminated
