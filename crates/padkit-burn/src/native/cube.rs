@@ -46,15 +46,14 @@ impl PadBackend for CubeBackend {
     }
 }
 
-/// Vectors of a row (the last axis) per thread of the kernels: each thread maps the row's
-/// other axes once for all of them.
-const PER_THREAD: usize = 16;
-
-/// Vectors of a row's center per thread of the pad: more, since they take no branch, but
-/// not so many that a row's center of a few dozen vectors goes to one thread, which would
-/// spread a warp's writes over as many rows (a GPU coalesces neighbouring threads' writes
-/// to neighbouring addresses).
+/// Vectors of a row's center per thread of the kernels: each thread maps the row's other
+/// axes once for all of them. Not so many that a row's center of a few dozen vectors goes
+/// to one thread, which would spread a warp's writes over as many rows (a GPU coalesces
+/// neighbouring threads' writes to neighbouring addresses).
 const CENTER_PER_THREAD: usize = 32;
+
+/// Elements of a row's borders per thread of the kernels: few, as borders are short.
+const BORDER_PER_THREAD: usize = 4;
 
 /// The heads as kernel scalars.
 fn heads(heads: &[tables::Head]) -> kernel::HeadsLaunch {
@@ -111,8 +110,20 @@ struct Rows {
     width: usize,
 }
 
-/// One launch over `count` vectors of each row, `per_thread` to a thread: as many threads
-/// per row as there are vectors in the first of its `per_thread` spans.
+/// One of a kernel's two launches over the rows: with `center`, vectors `first..last` of
+/// `width` elements, else the row's other elements in vectors of `width` 1 (`first..last`
+/// counted in elements then); `count` vectors of each row, `per_thread` to a thread.
+struct Part {
+    center: bool,
+    width: usize,
+    first: usize,
+    last: usize,
+    count: usize,
+    per_thread: usize,
+}
+
+/// The launch of a [`Part`]: as many threads per row as there are vectors in the first of
+/// its `per_thread` spans.
 struct Grid {
     cubes: CubeCount,
     dim: CubeDim,
@@ -149,10 +160,34 @@ impl Rows {
         self.row_len / self.width
     }
 
-    /// The launch over `count` vectors of each row, `per_thread` to a thread, on `dest`'s
-    /// device.
-    fn grid(&self, dest: &CubeTensor, count: usize, per_thread: usize) -> Grid {
-        let row_threads = count.div_ceil(per_thread);
+    /// The two launches over a row whose vectors `first..last` the fast path takes (the
+    /// pad's center, the adjoint's sole targets): those, and the row's other elements in
+    /// vectors of 1, since they are gathered one by one anyway (wider vectors would only
+    /// add extracts and inserts). Launches of no vectors are left out.
+    fn parts(&self, (first, last): (usize, usize)) -> impl Iterator<Item = Part> {
+        let w = self.width;
+        let center = Part {
+            center: true,
+            width: w,
+            first,
+            last,
+            count: last - first,
+            per_thread: CENTER_PER_THREAD,
+        };
+        let others = Part {
+            center: false,
+            width: 1,
+            first: first * w,
+            last: last * w,
+            count: self.row_len - (last - first) * w,
+            per_thread: BORDER_PER_THREAD,
+        };
+        [center, others].into_iter().filter(|p| p.count > 0)
+    }
+
+    /// The launch of `part` on `dest`'s device.
+    fn grid(&self, dest: &CubeTensor, part: &Part) -> Grid {
+        let row_threads = part.count.div_ceil(part.per_thread);
         let threads = self.shape.iter().product::<usize>() / self.row_len * row_threads;
         let dim = CubeDim::new(&dest.client, threads);
         Grid {
@@ -218,24 +253,10 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     let fill = scalar(checked.fill, x.dtype);
     let head = maps.heads.last().expect("Burn tensors have a dimension");
     let rows = Rows::new(&x, &output, &table, plan.output_shape(), head);
-    // The vectors of a row inside the last axis' center: `first..last`.
-    let vectors = rows.vectors();
-    let first = head.center_out.div_ceil(rows.width).min(vectors);
-    let last = ((head.center_out + head.center_len) / rows.width).max(first);
+    let center = head.center_vectors(rows.width, rows.vectors());
     let dtype = dtype_to_storage_type(x.dtype);
-    // The centers in vectors of `width`; the borders in vectors of 1, since their elements
-    // are gathered one by one anyway (wider vectors only add extracts and inserts).
-    let w = rows.width;
-    let border = rows.row_len - (last - first) * w;
-    let parts = [
-        (true, w, first, last, last - first, CENTER_PER_THREAD),
-        (false, 1, first * w, last * w, border, PER_THREAD),
-    ];
-    for (center, width, first, last, count, per_thread) in parts {
-        if count == 0 {
-            continue;
-        }
-        let grid = rows.grid(&output, count, per_thread);
+    for part in rows.parts(center) {
+        let grid = rows.grid(&output, &part);
         // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel
         // forms is in bounds: a thread writes vector `row * vectors + at` with `at <
         // vectors` (the row's length over `width`, 1 or `rows.width`, which divides it:
@@ -257,19 +278,19 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
                 grid.cubes,
                 grid.dim,
                 rows.address,
-                width,
+                part.width,
                 x.clone().into_tensor_arg(),
                 output.clone().into_tensor_arg(),
                 rows.shape(),
                 rows.row_len,
-                first,
-                last,
+                part.first,
+                part.last,
                 grid.row_threads,
                 heads(&maps.heads),
                 table.clone().into_linear_view(),
                 fill,
-                per_thread,
-                center,
+                part.per_thread,
+                part.center,
                 dtype,
             );
         }
@@ -292,36 +313,44 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     let grad = untiled(grad);
     let maps = tables::targets(in_shape, spec).expect(CHECKED);
     let table = upload(maps.table, &grad);
-    let last = maps.heads.last().expect("Burn tensors have a dimension");
-    let rows = Rows::new(&grad, &result, &table, in_shape, last);
-    let grid = rows.grid(&result, rows.vectors(), PER_THREAD);
+    let head = maps.heads.last().expect("Burn tensors have a dimension");
+    let rows = Rows::new(&grad, &result, &table, in_shape, head);
+    let sole = head.sole_target_vectors(rows.width);
     let dtype = dtype_to_storage_type(grad.dtype);
-    // SAFETY: a thread writes vector `row * vectors + at` with `at < vectors` (the row's
-    // length over `width`, which divides it) and rows past the result's length terminated
-    // (the kernel checks both), so below its length; per axis, the two windows' offsets
-    // (`hi - lo + 1` and `hi2 - lo2 + 1` of them, read only for an index inside its
-    // window) point into the table's own lists, which hold output indices that
-    // `axis_borders` mapped to an input index of this shape, each below its output axis'
-    // extent, as is the center's, so `from + o * stride` addresses an element of the
-    // gradient (of the pad's output shape) through its own strides, and the vector holding
-    // it is whole inside the gradient's row, as `width` keeps it (see the pad's launch).
-    unsafe {
-        kernel::adjoint_kernel::launch_unchecked(
-            &result.client,
-            grid.cubes,
-            grid.dim,
-            rows.address,
-            rows.width,
-            grad.into_tensor_arg(),
-            result.clone().into_tensor_arg(),
-            rows.shape(),
-            rows.row_len,
-            grid.row_threads,
-            heads(&maps.heads),
-            table.into_linear_view(),
-            PER_THREAD,
-            dtype,
-        );
+    for part in rows.parts(sole) {
+        let grid = rows.grid(&result, &part);
+        // SAFETY: a thread writes vector `row * vectors + at` with `at < vectors` (as in
+        // the pad's launches) and rows past the result's length terminated (the kernel
+        // checks both), so below its length; per axis, the two windows' offsets (`hi - lo
+        // + 1` and `hi2 - lo2 + 1` of them, read only for an index inside its window)
+        // point into the table's own lists, which hold output indices that `axis_borders`
+        // mapped to an input index of this shape, each below its output axis' extent, as
+        // is the center's, so `from + o * stride` addresses an element of the gradient (of
+        // the pad's output shape) through its own strides; the vector holding it is whole
+        // inside the gradient's row, as `width` keeps it (see the pad's launch), and a
+        // vector of `first..last` (read by the last axis' center) starts at such an
+        // element as `width` aligns the center.
+        unsafe {
+            kernel::adjoint_kernel::launch_unchecked(
+                &result.client,
+                grid.cubes,
+                grid.dim,
+                rows.address,
+                part.width,
+                grad.clone().into_tensor_arg(),
+                result.clone().into_tensor_arg(),
+                rows.shape(),
+                rows.row_len,
+                part.first,
+                part.last,
+                grid.row_threads,
+                heads(&maps.heads),
+                table.clone().into_linear_view(),
+                part.per_thread,
+                part.center,
+                dtype,
+            );
+        }
     }
     result
 }

@@ -141,30 +141,34 @@ fn source(o: usize, dim: usize, heads: &Heads, table: &LinearView<'_, i32>) -> i
 }
 
 /// `result[q] = Σ grad[p]` over the output positions `p` that read input position `q`,
-/// in a fixed order (no atomics: each thread owns its sums).
+/// in a fixed order (no atomics: each thread owns its sums), for one part of each input
+/// row (the last axis): with `center`, its vectors `first..last`, whose elements each have
+/// one target in the last axis, the center's; else the others.
 ///
-/// Each thread sums `per_thread` vectors of one input row (the last axis), one in each of
-/// the row's spans as the pad's threads do: it lists the targets of the row's other axes
-/// once, then those of each element of its vectors. Per axis, an input index has the
-/// border targets `table` lists for its axis' two windows (`lo..hi`, `lo2..hi2`), then its
-/// center target when the center reads it. The gradient is read through its strides (in elements). A vector whose
-/// elements each have one target, the center's, in every axis reads one whole vector of
-/// the gradient (with `N` > 1, the host guarantees what [`pad_kernel`] needs, for the
-/// gradient).
+/// Each thread sums `per_thread` vectors of the part of one row, one in each of the
+/// part's spans as the pad's threads do: it lists the targets of the row's other axes
+/// once. Per axis, an input index has the border targets `table` lists for its axis' two
+/// windows (`lo..hi`, `lo2..hi2`), then its center target when the center reads it. A
+/// vector of the center part sums one whole vector of the gradient per combination of
+/// the other axes' targets (one, but at borders); the others sum element by element. The
+/// gradient is read through its strides (in elements). With `N` > 1, the host guarantees
+/// what [`pad_kernel`] needs, for the gradient.
 #[cube(launch_unchecked, address_type = "dynamic")]
 pub(super) fn adjoint_kernel<E: Numeric, N: Size>(
     grad: &Tensor<Vector<E, N>>,
     result: &mut Tensor<Vector<E, N>>,
     in_shape: Sequence<FastDivmod<usize>>,
     row_len: usize,
+    first: usize,
+    last: usize,
     row_threads: FastDivmod<usize>,
     heads: &Heads,
     table: LinearView<'_, i32>,
     #[comptime] per_thread: usize,
+    #[comptime] center: bool,
     #[define(E)] _dtype: ElemType,
 ) {
-    let rank = in_shape.len().comptime();
-    let last = rank - 1;
+    let axis = in_shape.len().comptime() - 1;
     let width = result.vector_size();
     let vectors = row_len / width;
     let (row, lane) = row_threads.div_mod(ABSOLUTE_POS);
@@ -177,13 +181,10 @@ pub(super) fn adjoint_kernel<E: Numeric, N: Size>(
     let mut centers = Sequence::<usize>::new();
     let mut counts = Sequence::<usize>::new();
     let mut combinations = 1;
-    // Where the gradient's row is when each of those axes has one target (the usual case:
-    // then the loop over combinations below runs once, on it).
-    let mut single = 0;
     let mut rest = row;
     #[unroll]
-    for i in 0..last {
-        let dim = last - i - 1;
+    for i in 0..axis {
+        let dim = axis - i - 1;
         let (r, q) = in_shape[dim].div_mod(rest);
         rest = r;
         let (begin, border, center, count) = targets(q, dim, heads, &table);
@@ -192,67 +193,94 @@ pub(super) fn adjoint_kernel<E: Numeric, N: Size>(
         centers.push(center);
         counts.push(count);
         combinations *= count;
-        let mut o = center;
-        if border > 0 {
-            o = usize::cast_from(table.read(begin));
-        }
-        single += o * grad.stride(dim);
     }
-    let stride = grad.stride(last);
-    let center_src = heads.center_src[last];
-    let center_end = center_src + heads.center_len[last];
-    let center_out = heads.center_out[last];
-    let span = vectors.div_ceil(per_thread);
+    // Where the gradient's row is for the first combination (the only one but at borders).
+    let single = combination(0, &begins, &borders, &centers, &counts, grad, &table);
+    let stride = grad.stride(axis);
+    let mut count = vectors - (last - first);
+    if comptime!(center) {
+        count = last - first;
+    }
+    let span = count.div_ceil(per_thread);
     #[unroll]
     for k in 0..per_thread {
-        let at = lane + k * span;
-        if at < vectors {
-            let q = at * width;
+        let j = lane + k * span;
+        if j < count {
             let mut sum = Vector::<E, N>::new(E::from_int(0));
-            let inside = combinations == 1 && q >= center_src && q + width <= center_end;
-            if inside && borderless(q, width, last, heads, &table) {
-                sum = grad[(single + (q - center_src + center_out) * stride) / width];
+            let mut at = j;
+            if comptime!(center) {
+                at = first + j;
+                let o = at * width - heads.center_src[axis] + heads.center_out[axis];
+                for c in 0..combinations {
+                    let mut from = single;
+                    if c > 0 {
+                        from = combination(c, &begins, &borders, &centers, &counts, grad, &table);
+                    }
+                    sum += grad[(from + o * stride) / width];
+                }
             } else {
+                if j >= first {
+                    at = j + last - first;
+                }
                 #[unroll]
                 for e in 0..width {
-                    let (begin, border, center, count) = targets(q + e, last, heads, &table);
+                    let (begin, border, center, count) =
+                        targets(at * width + e, axis, heads, &table);
                     let mut total = E::from_int(0);
                     for c in 0..combinations {
                         let mut from = single;
-                        if combinations > 1 {
-                            let mut digits = c;
-                            from = 0;
-                            #[unroll]
-                            for i in 0..last {
-                                let dim = last - i - 1;
-                                let n = *counts.index(i);
-                                let mut j = 0;
-                                if n > 1 {
-                                    j = digits % n;
-                                    digits /= n;
-                                }
-                                let mut o = *centers.index(i);
-                                if j < *borders.index(i) {
-                                    o = usize::cast_from(table.read(*begins.index(i) + j));
-                                }
-                                from += o * grad.stride(dim);
-                            }
+                        if c > 0 {
+                            from =
+                                combination(c, &begins, &borders, &centers, &counts, grad, &table);
                         }
-                        for j in 0..count {
+                        for t in 0..count {
                             let mut o = center;
-                            if j < border {
-                                o = usize::cast_from(table.read(begin + j));
+                            if t < border {
+                                o = usize::cast_from(table.read(begin + t));
                             }
                             let g = from + o * stride;
                             total += grad[g / width].extract_dynamic(g % width);
                         }
                     }
-                    sum.insert_dynamic(e, total);
+                    sum.insert(e, total);
                 }
             }
             result[row * vectors + at] = sum;
         }
     }
+}
+
+/// Where, through the gradient's strides, the `c`-th combination of the targets of a
+/// row's other axes (listed last axis first, as the adjoint lists them) is.
+#[cube]
+fn combination<E: Numeric, N: Size>(
+    c: usize,
+    begins: &Sequence<usize>,
+    borders: &Sequence<usize>,
+    centers: &Sequence<usize>,
+    counts: &Sequence<usize>,
+    grad: &Tensor<Vector<E, N>>,
+    table: &LinearView<'_, i32>,
+) -> usize {
+    let others = counts.len().comptime();
+    let mut digits = c;
+    let mut from = 0;
+    #[unroll]
+    for i in 0..others {
+        let dim = others - i - 1;
+        let n = *counts.index(i);
+        let mut j = 0;
+        if n > 1 {
+            j = digits % n;
+            digits /= n;
+        }
+        let mut o = *centers.index(i);
+        if j < *borders.index(i) {
+            o = usize::cast_from(table.read(*begins.index(i) + j));
+        }
+        from += o * grad.stride(dim);
+    }
+    from
 }
 
 /// The output indices that read input index `q` of axis `dim`: where its border targets
@@ -297,55 +325,4 @@ fn offset(q: usize, dim: usize, heads: &Heads) -> usize {
         at = heads.block[dim] + hi - lo + 1 + q - lo2;
     }
     at
-}
-
-/// True when no input index in `q..q + width` of axis `dim` has a border target: the
-/// offsets of the indices of each window in that range all agree.
-#[cube]
-fn borderless(
-    q: usize,
-    width: usize,
-    dim: usize,
-    heads: &Heads,
-    table: &LinearView<'_, i32>,
-) -> bool {
-    let block = heads.block[dim];
-    let lo = heads.lo[dim];
-    let hi = heads.hi[dim];
-    let first = listed(q, width, lo, hi, block, table);
-    let second = listed(
-        q,
-        width,
-        heads.lo2[dim],
-        heads.hi2[dim],
-        block + hi - lo + 1,
-        table,
-    );
-    !(first || second)
-}
-
-/// True when an input index in `q..q + width` inside the window `lo..hi`, whose offsets
-/// begin at `at`, has a border target.
-#[cube]
-fn listed(
-    q: usize,
-    width: usize,
-    lo: usize,
-    hi: usize,
-    at: usize,
-    table: &LinearView<'_, i32>,
-) -> bool {
-    let mut found = false;
-    if q < hi && q + width > lo {
-        let mut first = lo;
-        if q > lo {
-            first = q;
-        }
-        let mut end = hi;
-        if q + width < hi {
-            end = q + width;
-        }
-        found = table.read(at + first - lo) != table.read(at + end - lo);
-    }
-    found
 }

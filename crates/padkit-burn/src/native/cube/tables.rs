@@ -28,6 +28,36 @@ pub(crate) struct Head {
 }
 
 impl Head {
+    /// The vectors of `width` elements of an output row that lie inside its center
+    /// (`first..last`), as the pad's center launch writes them.
+    pub(crate) fn center_vectors(&self, width: usize, vectors: usize) -> (usize, usize) {
+        let first = self.center_out.div_ceil(width).min(vectors);
+        (
+            first,
+            ((self.center_out + self.center_len) / width).max(first),
+        )
+    }
+
+    /// The longest run of vectors of `width` elements of an input row whose elements each
+    /// have one target, the center's (`first..last`: read by the center and in neither
+    /// window), as the adjoint's center launch sums them.
+    pub(crate) fn sole_target_vectors(&self, width: usize) -> (usize, usize) {
+        let mut pieces = vec![(self.center_src, self.center_src + self.center_len)];
+        for (lo, hi) in [(self.lo, self.hi), (self.lo2, self.hi2)] {
+            pieces = pieces
+                .into_iter()
+                .flat_map(|(a, b)| [(a, b.min(lo)), (a.max(hi), b)])
+                .filter(|(a, b)| a < b)
+                .collect();
+        }
+        pieces
+            .into_iter()
+            .map(|(a, b)| (a.div_ceil(width), b / width))
+            .filter(|(first, last)| first < last)
+            .max_by_key(|(first, last)| last - first)
+            .unwrap_or((0, 0))
+    }
+
     /// The head of `axis` with its center; `block` where its entries begin.
     fn new(axis: &AxisBorders, block: usize) -> Head {
         Head {
@@ -285,6 +315,34 @@ mod tests {
             }
             assert_eq!(got, want, "{spec:?}");
         }
+    }
+
+    #[test]
+    fn the_fast_vectors_lie_where_the_kernels_read_one_vector() {
+        for (shape, spec) in cases() {
+            let (fwd, adj) = (sources(&shape, &spec), targets(&shape, &spec));
+            let (fwd, adj) = (fwd.unwrap(), adj.unwrap());
+            let out = padkit::output_shape(&shape, &spec).unwrap();
+            for width in [1, 2, 4] {
+                let (first, last) = fwd.heads[1].center_vectors(width, out[1] / width);
+                let h = fwd.heads[1];
+                for o in first * width..last * width {
+                    assert_eq!(source(&fwd, 1, o), Some(h.center_src + o - h.center_out));
+                    assert!((h.center_out..h.center_out + h.center_len).contains(&o));
+                }
+                let (first, last) = adj.heads[1].sole_target_vectors(width);
+                let h = adj.heads[1];
+                assert!(last * width <= shape[1], "{spec:?}");
+                for q in first * width..last * width {
+                    let center = q.wrapping_sub(h.center_src).wrapping_add(h.center_out);
+                    assert_eq!(targets_of(&adj, 1, q), vec![center], "{spec:?} {q}");
+                }
+            }
+        }
+        // a long row: the sole targets are all but the vectors the borders read
+        let spec = PadSpec::new(vec![3, 2]).with_mode(PadMode::Reflect);
+        let h = targets(&[64], &spec).unwrap().heads[0];
+        assert_eq!(h.sole_target_vectors(4), (1, 15));
     }
 
     #[test]
