@@ -5,9 +5,10 @@
 //! ([`super::tables`]) only at borders, so every mode, crop and interior padding is the
 //! same few lines here.
 //!
-//! Both move vectors of `N` elements along the last axis (the host picks `N`, 1 where the
-//! tensors do not allow more): a vector that lies in the last axis' center moves as one;
-//! any other is assembled element by element.
+//! Both run in two launches along the last axis: the first moves vectors of `N` elements
+//! (the host picks `N`, 1 where the tensors do not allow more) that each are one read of
+//! the source, the pad's centers and the adjoint's vectors whose elements have only the
+//! center's target; the second (with `N` = 1) the rest, element by element.
 
 use cubecl::prelude::*;
 use cubecl::std::FastDivmod;
