@@ -1,7 +1,8 @@
-//! The native pad on Burn's CubeCL backend (wgpu, CUDA, ROCm, Metal): one launch of
-//! [`kernel::pad_kernel`] writes the output once, reading the input in place through its
-//! strides; the backward is one launch of [`kernel::adjoint_kernel`]. The only host work
-//! is planning the small per-axis [`tables`], which the op knows before launch.
+//! The native pad on Burn's CubeCL backend (wgpu, CUDA, ROCm, Metal): two launches of
+//! [`kernel::pad_kernel`] (the rows' centers, then their borders) write the output once,
+//! reading the input in place through its strides; the backward is two launches of
+//! [`kernel::adjoint_kernel`]. The only host work is planning the small per-axis
+//! [`tables`], which the op knows before launch.
 
 mod kernel;
 pub(crate) mod tables;
