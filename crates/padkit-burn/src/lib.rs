@@ -13,8 +13,9 @@
 //! On Flex and NdArray devices (features `flex`, default, and `ndarray`; under autodiff
 //! with the `autodiff` feature, default) the pad runs padkit's kernel on the backend's
 //! buffer, and its gradient is padkit's adjoint. On Burn's CubeCL devices (features
-//! `wgpu`, `cuda`, `rocm`, `metal`) it is one launch of padkit's CubeCL kernel, recorded
-//! by burn-fusion as one operation, and its gradient one launch of the adjoint kernel.
+//! `wgpu`, `cuda`, `rocm`, `metal`) it is padkit's CubeCL kernel (two launches: the rows'
+//! centers, then their borders), recorded by burn-fusion as one operation, and its
+//! gradient the adjoint kernel, launched the same way.
 //! Every other device gets a composition of Burn tensor ops ([`pad_composed`]), which
 //! autodiff differentiates. [`pad_path`] says which path a call takes and why;
 //! [`kernel_runs`] counts what ran.
