@@ -389,7 +389,6 @@ impl AxisMap {
             len: 0,
         });
         Ok(AxisBorders {
-            center_out: c.out,
             center_src: c.src,
             center_len: c.len,
             before: self.segment(0..c.out)?,
@@ -400,14 +399,16 @@ impl AxisMap {
 
 /// One axis' index map as [`axis_sources`] gives it, split at its center, the stretch of
 /// output that reads the input in order: only the borders are listed, so the map of a
-/// long axis padded by a little is small. Output position `o` reads
+/// long axis padded by a little is small. With the center beginning at output position
+/// `b = before.len()` ([`center_out`](AxisBorders::center_out)), output position `o` reads
 ///
-/// - `before[o]` when `o < center_out`;
-/// - input position `center_src + o - center_out` when `o` is in the center;
-/// - `after[o - center_out - center_len]` beyond it
+/// - `before[o]` when `o < b`;
+/// - input position `center_src + o - b` when `o` is in the center;
+/// - `after[o - b - center_len]` beyond it
 ///
 /// (`None`: the fill value). Without a center (interior padding, or an axis the pad
-/// crops away or fills entirely) `center_len` is 0 and `after` lists the whole map.
+/// crops away or fills entirely) `center_len` is 0, `before` is empty and `after` lists
+/// the whole map.
 ///
 /// ```
 /// use padkit::{AxisBorders, AxisPad, PadMode, axis_borders};
@@ -416,18 +417,16 @@ impl AxisMap {
 /// assert_eq!(
 ///     reflect,
 ///     AxisBorders {
-///         center_out: 2,
 ///         center_src: 0,
 ///         center_len: 1000,
 ///         before: vec![Some(2), Some(1)],
 ///         after: vec![Some(998)],
 ///     }
 /// );
+/// assert_eq!(reflect.center_out(), 2);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AxisBorders {
-    /// The output position where the center begins.
-    pub center_out: usize,
     /// The input position the center's first position reads.
     pub center_src: usize,
     /// How many positions the center has.
@@ -436,6 +435,19 @@ pub struct AxisBorders {
     pub before: Vec<Option<usize>>,
     /// The sources of the output positions after the center.
     pub after: Vec<Option<usize>>,
+}
+
+impl AxisBorders {
+    /// The output position where the center begins: the length of `before`.
+    ///
+    /// ```
+    /// use padkit::{AxisPad, PadMode, axis_borders};
+    /// let p = AxisPad { begin: 3, end: 0, interior: 0 };
+    /// assert_eq!(axis_borders(0, 5, &p, PadMode::Wrap).unwrap().center_out(), 3);
+    /// ```
+    pub fn center_out(&self) -> usize {
+        self.before.len()
+    }
 }
 
 /// Where the output positions of axis `axis` (extent `d`) read from, as
@@ -451,7 +463,7 @@ pub struct AxisBorders {
 /// use padkit::{AxisPad, PadMode, axis_borders};
 /// let crop = AxisPad { begin: -1, end: 2, interior: 0 };
 /// let edge = axis_borders(0, 4, &crop, PadMode::Edge).unwrap();
-/// assert_eq!((edge.center_out, edge.center_src, edge.center_len), (0, 1, 3));
+/// assert_eq!((edge.center_out(), edge.center_src, edge.center_len), (0, 1, 3));
 /// assert_eq!((edge.before, edge.after), (vec![], vec![Some(3), Some(3)]));
 /// let too_much = AxisPad { begin: i64::MIN, end: 0, interior: 0 };
 /// assert!(axis_borders(0, 4, &too_much, PadMode::Edge).is_err());

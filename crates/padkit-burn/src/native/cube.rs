@@ -113,13 +113,12 @@ struct Rows {
 
 /// One of a kernel's two launches over the rows: with `center`, vectors `first..last` of
 /// `width` elements, else the row's other elements in vectors of `width` 1 (`first..last`
-/// counted in elements then); `count` vectors of each row, `per_thread` to a thread.
+/// counted in elements then); `per_thread` vectors to a thread.
 struct Part {
     center: bool,
     width: usize,
     first: usize,
     last: usize,
-    count: usize,
     per_thread: usize,
 }
 
@@ -172,7 +171,6 @@ impl Rows {
             width: w,
             first,
             last,
-            count: last - first,
             per_thread: CENTER_PER_THREAD,
         };
         let others = Part {
@@ -180,15 +178,24 @@ impl Rows {
             width: 1,
             first: first * w,
             last: last * w,
-            count: self.row_len - (last - first) * w,
             per_thread: BORDER_PER_THREAD,
         };
-        [center, others].into_iter().filter(|p| p.count > 0)
+        [center, others].into_iter().filter(|p| self.count(p) > 0)
+    }
+
+    /// The vectors of each row that `part` covers (as the kernels' `part_len`).
+    fn count(&self, part: &Part) -> usize {
+        let within = part.last - part.first;
+        if part.center {
+            within
+        } else {
+            self.row_len / part.width - within
+        }
     }
 
     /// The launch of `part` on `dest`'s device.
     fn grid(&self, dest: &CubeTensor, part: &Part) -> Grid {
-        let row_threads = part.count.div_ceil(part.per_thread);
+        let row_threads = self.count(part).div_ceil(part.per_thread);
         let threads = self.shape.iter().product::<usize>() / self.row_len * row_threads;
         let dim = CubeDim::new(&dest.client, threads);
         Grid {

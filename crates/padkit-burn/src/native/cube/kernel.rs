@@ -87,42 +87,57 @@ pub(super) fn pad_kernel<E: Numeric, N: Size>(
     let center_out = heads.center_out[axis];
     let center_src = heads.center_src[axis];
     let filled = Vector::<E, N>::new(fill.get::<E>());
-    let mut count = vectors - (last - first);
-    if comptime!(center) {
-        count = last - first;
-    }
+    let count = part_len(vectors, first, last, center);
     let span = count.div_ceil(per_thread);
     #[unroll]
     for k in 0..per_thread {
         let j = lane + k * span;
         if j < count {
             let mut value = filled;
-            let mut at = j;
+            let at = part_vector(j, first, last, center);
             if comptime!(center) {
-                at = first + j;
                 if inside {
                     let o = at * width;
                     value = input[(base + (center_src + o - center_out) * stride) / width];
                 }
-            } else {
-                if j >= first {
-                    at = j + last - first;
-                }
-                if inside {
-                    #[unroll]
-                    for e in 0..width {
-                        let s = source(at * width + e, axis, heads, &table);
-                        if s >= 0 {
-                            let from = base + usize::cast_from(s) * stride;
-                            let element = input[from / width].extract_dynamic(from % width);
-                            value.insert(e, element);
-                        }
+            } else if inside {
+                #[unroll]
+                for e in 0..width {
+                    let s = source(at * width + e, axis, heads, &table);
+                    if s >= 0 {
+                        let from = base + usize::cast_from(s) * stride;
+                        let element = input[from / width].extract_dynamic(from % width);
+                        value.insert(e, element);
                     }
                 }
             }
             output[row * vectors + at] = value;
         }
     }
+}
+
+/// How many vectors of a row of `vectors` one launch covers: with `center`, the row's
+/// vectors `first..last`, else the others.
+#[cube]
+fn part_len(vectors: usize, first: usize, last: usize, #[comptime] center: bool) -> usize {
+    let mut len = vectors - (last - first);
+    if comptime!(center) {
+        len = last - first;
+    }
+    len
+}
+
+/// The row's vector that the launch's `j`-th is: `first + j` with `center`, else the `j`-th
+/// of those outside `first..last`.
+#[cube]
+fn part_vector(j: usize, first: usize, last: usize, #[comptime] center: bool) -> usize {
+    let mut at = j;
+    if comptime!(center) {
+        at = first + j;
+    } else if j >= first {
+        at = j + last - first;
+    }
+    at
 }
 
 /// The input index output index `o` of axis `dim` reads, or -1 (fill).
@@ -198,19 +213,15 @@ pub(super) fn adjoint_kernel<E: Numeric, N: Size>(
     // Where the gradient's row is for the first combination (the only one but at borders).
     let single = combination(0, &begins, &borders, &centers, &counts, grad, &table);
     let stride = grad.stride(axis);
-    let mut count = vectors - (last - first);
-    if comptime!(center) {
-        count = last - first;
-    }
+    let count = part_len(vectors, first, last, center);
     let span = count.div_ceil(per_thread);
     #[unroll]
     for k in 0..per_thread {
         let j = lane + k * span;
         if j < count {
             let mut sum = Vector::<E, N>::new(E::from_int(0));
-            let mut at = j;
+            let at = part_vector(j, first, last, center);
             if comptime!(center) {
-                at = first + j;
                 let o = at * width - heads.center_src[axis] + heads.center_out[axis];
                 for c in 0..combinations {
                     let mut from = single;
@@ -220,9 +231,6 @@ pub(super) fn adjoint_kernel<E: Numeric, N: Size>(
                     sum += grad[(from + o * stride) / width];
                 }
             } else {
-                if j >= first {
-                    at = j + last - first;
-                }
                 #[unroll]
                 for e in 0..width {
                     let (begin, border, center, count) =

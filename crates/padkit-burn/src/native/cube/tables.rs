@@ -61,7 +61,7 @@ impl Head {
     /// The head of `axis` with its center; `block` where its entries begin.
     fn new(axis: &AxisBorders, block: usize) -> Head {
         Head {
-            center_out: axis.center_out,
+            center_out: axis.center_out(),
             center_len: axis.center_len,
             center_src: axis.center_src,
             block,
@@ -103,7 +103,6 @@ fn axes(in_shape: &[usize], spec: &PadSpec) -> Result<Vec<AxisBorders>, PadError
                 a.center_src
                     .checked_add(a.center_len)
                     .is_some_and(|end| end <= n)
-                    && a.before.len() == a.center_out
                     && a.before.iter().chain(&a.after).flatten().all(|&s| s < n),
                 "axis {axis}: the center reads inside 0..{n}, and so does every border source"
             );
@@ -173,7 +172,7 @@ pub(crate) fn targets(in_shape: &[usize], spec: &PadSpec) -> Result<Tables, PadE
                 hi - lo + 1 + s - lo2
             }
         };
-        let after_start = a.center_out + a.center_len;
+        let after_start = a.center_out() + a.center_len;
         let border: Vec<(usize, usize)> = (a.before.iter().enumerate())
             .chain(
                 a.after
