@@ -94,6 +94,11 @@ pub struct Case {
     pub feeds: Feeds,
     /// What a conforming engine gives.
     pub expected: Expected,
+    /// For a case that must fail, the name of its valid twin: the same model with the one
+    /// offending detail corrected, which comes just before it in the catalogue. An engine's
+    /// error on this case counts as a pass only where it passes the twin
+    /// ([`credit_error`](crate::grade::credit_error)).
+    pub twin: Option<String>,
 }
 
 /// How each operand reaches the node.

@@ -54,16 +54,14 @@ pub fn cases(size: Size) -> Vec<Case> {
                     let small = (dtype == DType::Float32 && SMALL_OPSETS.contains(&opset))
                         || (opset == newest && (representative || d.feature == "pad"));
                     if size == Size::Full || small {
-                        out.push(d.build(opset, mode, dtype));
+                        push(&mut out, d, opset, mode, dtype);
                     }
                 }
             }
         }
-        out.extend(
-            signature_breaks(opset)
-                .into_iter()
-                .map(|(mode, dtype, d)| d.build(opset, mode, dtype)),
-        );
+        for (mode, dtype, d) in signature_breaks(opset) {
+            push(&mut out, d, opset, mode, dtype);
+        }
     }
     // padkit's own Pad: symmetric mode with every feature, interior padding.
     for &dtype in DType::ALL {
@@ -79,11 +77,31 @@ pub fn cases(size: Size) -> Vec<Case> {
         }
         for (mode, d) in drafts {
             if size == Size::Full || representative || d.feature == "pad" {
-                out.push(d.own().build(newest, mode, dtype));
+                push(&mut out, d.own(), newest, mode, dtype);
             }
         }
     }
     out
+}
+
+/// Pushes the case `d` builds; a case that must fail comes after its valid twin
+/// ([`Draft::twin`]), which it names.
+fn push(out: &mut Vec<Case>, d: Draft, opset: i64, mode: PadMode, dtype: DType) {
+    let twin = d.twin(opset, mode, dtype);
+    let mut case = d.build(opset, mode, dtype);
+    if matches!(case.expected, Expected::Error(_)) {
+        let (twin, twin_opset) = twin.unwrap_or_else(|| panic!("{} has no valid twin", case.name));
+        let mut twin = twin.build(twin_opset, mode, dtype);
+        twin.name = format!("{}_twin", case.name);
+        assert!(
+            matches!(twin.expected, Expected::Output(_)),
+            "{}'s twin must be valid",
+            case.name
+        );
+        case.twin = Some(twin.name.clone());
+        out.push(twin);
+    }
+    out.push(case);
 }
 
 /// Interior padding, in padkit's domain: constant mode unless the draft says otherwise.
@@ -216,6 +234,42 @@ impl Draft {
         self
     }
 
+    /// The case's valid twin where the case must fail: the same model with the one
+    /// offending detail corrected (a pad, an axis, the interior, the value's type, the
+    /// opset that admits the mode or type), and the opset it is built at. `None` for a
+    /// feature whose cases are valid.
+    fn twin(&self, opset: i64, mode: PadMode, dtype: DType) -> Option<(Draft, i64)> {
+        let mut t = self.clone();
+        t.feature = format!("{}-twin", self.feature);
+        t.signature = None;
+        let mut opset = opset;
+        match self.feature.as_str() {
+            "over-crop" => t.pads = vec![0, -1, 0, -2],
+            "pads-length" => t.pads.push(0),
+            "pads-int64-min" => t.pads[0] = -1,
+            "pads-int64-max" | "output-too-large" => t.pads[0] = 1,
+            "empty-axis-padded" => t.pads = vec![0, 1, 0, 1],
+            "axes-repeated" => t.axes = Some(vec![1, -1]),
+            "axes-out-of-range" => t.axes = Some(vec![2]),
+            "interior-negative" => t.interior = Some(vec![0, 1]),
+            "interior-length" => t.interior = Some(vec![1, 1]),
+            "interior-reflect" => t.interior = Some(vec![0, 0]),
+            "value-other-type" => t.value = Value::Plain,
+            "mode-before-its-opset" => {
+                opset = PAD_VERSIONS
+                    .into_iter()
+                    .find(|&v| modes_for(v).contains(&mode))?;
+            }
+            "type-before-its-opset" => {
+                opset = PAD_VERSIONS
+                    .into_iter()
+                    .find(|&v| check_type(dtype, v).is_ok())?;
+            }
+            _ => return None,
+        }
+        Some((t, opset))
+    }
+
     fn build(self, opset: i64, mode: PadMode, dtype: DType) -> Case {
         let attributes = matches!(signature(opset).pads, Source::Attribute(_));
         let mut feeds = self.feeds;
@@ -318,6 +372,7 @@ impl Draft {
             fill: tensor(dtype, &[1], &[fill]),
             feeds,
             expected,
+            twin: None,
         }
     }
 }

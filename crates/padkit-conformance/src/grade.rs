@@ -36,10 +36,15 @@ pub enum Verdict {
     Wrong(String),
     /// A panic, an abort or a hang.
     Crash(String),
+    /// The engine was not put to the test, and why: the harness cannot feed the case to
+    /// it (a type its binding cannot hold), or the case must fail and the engine does not
+    /// pass the case's valid twin, so its error cannot be credited to the rule the case
+    /// tests.
+    Untested(String),
 }
 
 impl Verdict {
-    /// `pass`, `refused`, `wrong` or `crash`.
+    /// `pass`, `refused`, `wrong`, `crash` or `untested`.
     ///
     /// ```
     /// assert_eq!(padkit_conformance::Verdict::Pass.name(), "pass");
@@ -50,6 +55,7 @@ impl Verdict {
             Verdict::Refused(_) => "refused",
             Verdict::Wrong(_) => "wrong",
             Verdict::Crash(_) => "crash",
+            Verdict::Untested(_) => "untested",
         }
     }
 
@@ -75,7 +81,7 @@ impl Verdict {
     pub fn detail(&self) -> &str {
         match self {
             Verdict::Pass => "",
-            Verdict::Refused(d) | Verdict::Wrong(d) | Verdict::Crash(d) => d,
+            Verdict::Refused(d) | Verdict::Wrong(d) | Verdict::Crash(d) | Verdict::Untested(d) => d,
         }
     }
 }
@@ -112,6 +118,43 @@ pub fn grade(case: &Case, answer: Answer) -> Verdict {
         (Expected::Output(want), Answer::Output(got)) => {
             first_difference(&got, want, None).map_or(Verdict::Pass, Verdict::Wrong)
         }
+    }
+}
+
+/// The verdict of a case that must fail, given its valid twin's verdict on the same
+/// engine. An error passes only where the engine passes the twin (the same model with the
+/// one offending detail corrected), so that an engine which cannot run such a model at all
+/// earns no pass for refusing this one. A twin the engine declared unsupported makes the
+/// case unsupported too; a twin it did not pass, or that did not run, leaves the case
+/// [`Verdict::Untested`]. Other verdicts (a wrong output, a crash) stand as they are.
+///
+/// ```
+/// use padkit_conformance::{Verdict, grade::credit_error};
+/// let refused = Verdict::Refused("no such opset".into());
+/// assert_eq!(credit_error(Verdict::Pass, "t", Some(&Verdict::Pass)), Verdict::Pass);
+/// assert_eq!(credit_error(Verdict::Pass, "t", Some(&refused)).name(), "untested");
+/// assert_eq!(credit_error(Verdict::Pass, "t", None).name(), "untested");
+/// let wrong = Verdict::Wrong("gave an output".into());
+/// assert_eq!(credit_error(wrong.clone(), "t", Some(&Verdict::Pass)), wrong);
+/// ```
+pub fn credit_error(verdict: Verdict, twin: &str, twin_verdict: Option<&Verdict>) -> Verdict {
+    if verdict != Verdict::Pass {
+        return verdict;
+    }
+    match twin_verdict {
+        Some(Verdict::Pass) => Verdict::Pass,
+        Some(v) if v.is_unsupported() => Verdict::Refused(format!(
+            "{UNSUPPORTED}as its valid twin `{twin}`: {}",
+            v.detail().strip_prefix(UNSUPPORTED).unwrap_or(v.detail())
+        )),
+        Some(v) => Verdict::Untested(format!(
+            "its error is not credited: the engine does not pass the case's valid twin \
+             `{twin}` ({})",
+            v.name()
+        )),
+        None => Verdict::Untested(format!(
+            "its error is not credited: the case's valid twin `{twin}` did not run"
+        )),
     }
 }
 

@@ -65,7 +65,7 @@ mod values;
 
 pub use case::{Case, Expected, Feed, Feeds, Refusal};
 pub use catalogue::{Size, cases};
-pub use grade::{Answer, Verdict, grade, run_case};
+pub use grade::{Answer, Verdict, credit_error, grade, run_case};
 pub use manifest::{Entry, ExpectedEntry, Manifest};
 pub use reference::{ErrClass, class_of};
 pub use report::Report;

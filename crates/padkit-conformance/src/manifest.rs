@@ -23,6 +23,9 @@ pub struct Entry {
     pub tags: Vec<String>,
     /// What a conforming engine gives.
     pub expected: ExpectedEntry,
+    /// For a case that must fail, its valid twin's name ([`Case::twin`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub twin: Option<String>,
 }
 
 /// A case's expected result as the manifest writes it.
@@ -126,6 +129,7 @@ impl Entry {
             name: case.name.clone(),
             tags: case.tags.clone(),
             expected,
+            twin: case.twin.clone(),
         }
     }
 }
