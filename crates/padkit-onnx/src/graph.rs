@@ -63,9 +63,29 @@ pub fn check_model(model: &ModelProto) -> Result<()> {
         (1..=NEWEST_IR_VERSION).contains(&ir),
         "the model declares IR version {ir}; padkit reads IR versions 1 to {NEWEST_IR_VERSION}"
     );
-    opset(model)?;
     let graph = model.graph.as_ref().context("the model has no graph")?;
+    // ONNX Runtime loads a model that imports no opset of the default domain (a model of
+    // `ai.onnx.ml` nodes alone, say); a node of the default domain needs its version.
+    let imports_default = model
+        .opset_import
+        .iter()
+        .any(|o| o.domain.is_empty() || o.domain == "ai.onnx");
+    if imports_default || uses_default_domain(graph) {
+        opset(model)?;
+    }
     check_graph(graph, &HashSet::new())
+}
+
+/// True when a node of `g` or of its subgraphs (If, Loop, Scan bodies) is of the default
+/// ONNX domain.
+fn uses_default_domain(g: &GraphProto) -> bool {
+    g.node.iter().any(|n| {
+        is_default_domain(n)
+            || n.attribute
+                .iter()
+                .flat_map(|a| a.g.iter().chain(&a.graphs))
+                .any(uses_default_domain)
+    })
 }
 
 fn check_graph(g: &GraphProto, outer: &HashSet<&str>) -> Result<()> {
@@ -337,7 +357,7 @@ fn operand<'v>(
 /// data's type.
 fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Result<PadCall> {
     let name = describe(node);
-    let pad = padkit_tract::parse_pad_node(node, opset).map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let pad = padkit_tract::parse_pad_node(node, opset)?;
     let slots = node.input.len();
     let given: Vec<usize> = (0..slots).filter(|&i| !node.input[i].is_empty()).collect();
     let get = |ix: usize| -> Result<&Tensor> {
@@ -347,7 +367,8 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
         operand(values, node, slot)
     };
     let x = get(0)?;
-    padkit::onnx::check_type(x.dtype(), pad.opset).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    padkit::onnx::check_type(x.dtype(), pad.opset)
+        .map_err(|e| anyhow::Error::new(e).context(name.clone()))?;
     let ints = |t: &Tensor, what: &str, allowed: &[DType]| -> Result<Vec<i64>> {
         ensure!(
             allowed.contains(&t.dtype()),
@@ -381,12 +402,13 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
         (Some(bits), _) => Some(float_value(f32::from_bits(bits), x.dtype(), &name)?),
         (None, Some(v)) => {
             let v = get(v)?;
-            ensure!(
-                v.dtype() == x.dtype(),
-                "{name}: constant_value has type {} but the data has type {}",
-                v.dtype(),
-                x.dtype()
-            );
+            if v.dtype() != x.dtype() {
+                let e = padkit::PadError::ValueType {
+                    expected: x.dtype(),
+                    got: v.dtype(),
+                };
+                return Err(anyhow::Error::new(e).context(name.clone()));
+            }
             ensure!(
                 v.len() == 1,
                 "{name}: constant_value must be one value, it has shape {:?}",

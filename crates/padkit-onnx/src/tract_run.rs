@@ -2,7 +2,7 @@
 //! tract-onnx), stage by stage, each failure naming its stage.
 
 use crate::tract::{from_tract, to_tract};
-use anyhow::{Result, anyhow, bail};
+use anyhow::Result;
 use tract_onnx::pb::ModelProto;
 use tract_onnx::prelude::*;
 
@@ -52,7 +52,7 @@ pub fn run(
 
 /// An error of tract's at `what` (load, analyse, optimise…), naming the stage.
 fn stage(what: &'static str) -> impl Fn(TractError) -> anyhow::Error {
-    move |e| anyhow!("tract could not {what} the model: {e:#}")
+    move |e| e.context(format!("tract could not {what} the model"))
 }
 
 /// `model` loaded by `framework` (padkit's or stock tract-onnx), its input facts set from
@@ -130,12 +130,16 @@ pub fn check_sizes(model: &TypedModel, limit: u64) -> Result<()> {
                 })
                 .unwrap_or(u128::MAX);
             if bytes > u128::from(limit) {
-                bail!(
-                    "node {:?} (output {ix}) would take {bytes} bytes ({shape:?} of {:?}), above the \
-                     limit of {limit} bytes (see --max-output-bytes)",
-                    node.name,
-                    fact.datum_type
-                );
+                let e = padkit::PadError::TooLarge {
+                    shape: shape.to_vec(),
+                    bytes,
+                    limit: u128::from(limit),
+                };
+                return Err(anyhow::Error::new(e).context(format!(
+                    "node {:?} (output {ix}, {:?}) is above the output limit (see \
+                     --max-output-bytes)",
+                    node.name, fact.datum_type
+                )));
             }
         }
     }

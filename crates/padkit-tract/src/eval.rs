@@ -119,7 +119,7 @@ fn pad_t<T: Datum>(
         }
     };
     let data = x.try_as_plain_ram()?.as_slice::<T>()?;
-    let failed = |e: padkit::PadError| format_err!("Pad node {node:?}: {e}");
+    let failed = |e: padkit::PadError| crate::node_error(node, e);
     let plan = Plan::new(x.shape(), spec, size_of::<T>()).map_err(failed)?;
     // tract's own allocation of the output panics when it fails.
     padkit::check_allocatable(plan.output_len() * size_of::<T>()).map_err(failed)?;

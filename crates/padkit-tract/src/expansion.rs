@@ -102,18 +102,25 @@ impl Expansion for OnnxPad {
         s.equals(&inputs[0].rank, &outputs[0].rank)?;
         if let Some(v) = self.value_input {
             s.given_2(&inputs[0].datum_type, &inputs[v].datum_type, move |_, data, value| {
-                ensure!(
-                    data == value,
-                    "Pad node {:?}: constant_value has type {value:?} but the data has type {data:?}",
-                    self.node
-                );
-                Ok(())
+                if data == value {
+                    return Ok(());
+                }
+                match (onnx_type(data), onnx_type(value)) {
+                    (Some(expected), Some(got)) => Err(crate::node_error(
+                        &self.node,
+                        padkit::PadError::ValueType { expected, got },
+                    )),
+                    _ => bail!(
+                        "Pad node {:?}: constant_value has type {value:?} but the data has type {data:?}",
+                        self.node
+                    ),
+                }
             })?;
         }
         s.given(&inputs[0].datum_type, move |_, dt| {
             match onnx_type(dt) {
                 Some(dtype) => padkit::onnx::check_type(dtype, self.opset)
-                    .map_err(|e| format_err!("Pad node {:?}: {e}", self.node)),
+                    .map_err(|e| crate::node_error(&self.node, e)),
                 None => Ok(()), // tract's own types (TDim, quantized): not ONNX's to check
             }
         })?;

@@ -34,6 +34,12 @@ mod op;
 pub mod pulse;
 mod shape;
 
+/// `e` as an error of the Pad node `node`: the [`padkit::PadError`] stays in the error's
+/// chain (for callers that grade its class), under a context naming the node.
+fn node_error(node: &str, e: padkit::PadError) -> tract_hir::internal::TractError {
+    tract_hir::internal::TractError::new(e).context(format!("Pad node {node:?}"))
+}
+
 pub use branch::{If, if_builder};
 pub use center_crop_pad::{CenterCropPad, center_crop_pad_builder};
 pub use dim::SymDim;

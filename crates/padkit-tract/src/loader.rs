@@ -97,7 +97,7 @@ pub fn node_opset(model: &ModelProto, node: &NodeProto, onnx_opset: i64) -> i64 
 pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
     let signature = padkit::onnx::node_signature(&node.domain, opset);
     let name = node.name.clone();
-    let fail = |e: padkit::PadError| format_err!("Pad node {name:?}: {e}");
+    let fail = |e: padkit::PadError| crate::node_error(&name, e);
     signature.check_inputs(node.input.len()).map_err(fail)?;
     let mode = parse_mode(node, &signature)?;
     // Operands read from inputs are wired by position among the non-empty inputs (the
@@ -149,7 +149,7 @@ fn parse_mode(node: &NodeProto, signature: &Signature) -> TractResult<PadMode> {
     };
     signature
         .parse_mode(text)
-        .map_err(|e| format_err!("Pad node {:?}: {e}", node.name))
+        .map_err(|e| crate::node_error(&node.name, e))
 }
 
 /// The attribute `name` of `node`, which must have type `ty` when present.

@@ -268,8 +268,7 @@ impl TypedOp for PadkitPad {
             .map(|d| d.to_usize().ok())
             .collect::<Option<Vec<_>>>()
         {
-            padkit::check_strides(&dims)
-                .map_err(|e| format_err!("Pad node {:?}: {e}", self.node))?;
+            padkit::check_strides(&dims).map_err(|e| crate::node_error(&self.node, e))?;
         }
         Ok(tvec!(inputs[0].datum_type.fact(shape)))
     }

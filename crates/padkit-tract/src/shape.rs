@@ -14,7 +14,7 @@ pub(crate) fn symbolic_output_shape(
     axes: Option<&[i64]>,
     mode: PadMode,
 ) -> TractResult<TVec<TDim>> {
-    let fail = |e: padkit::PadError| format_err!("Pad node {node:?}: {e}");
+    let fail = |e: padkit::PadError| crate::node_error(node, e);
     let dims: Vec<SymDim> = shape.iter().cloned().map(SymDim).collect();
     if let Some(concrete) = pads
         .iter()
