@@ -1,5 +1,5 @@
-//! The command line: `padkit` (the built-in self-check), `run`, `conformance`, `suite`,
-//! `bench` and `bench-models`, parsed with clap.
+//! The command line: `padkit` (the built-in self-check), `run`, `conformance`, `suite`
+//! (`export`, `table`, `compare`), `bench` and `bench-models`, parsed with clap.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -95,7 +95,7 @@ enum Command {
         #[arg(long)]
         exit_zero: bool,
     },
-    /// padkit's conformance suite: export it, tabulate reports of it.
+    /// padkit's conformance suite: export it, tabulate and compare reports of it.
     #[command(subcommand)]
     Suite(SuiteCommand),
 }
@@ -122,6 +122,18 @@ enum SuiteCommand {
         /// Replace the table in this file instead of printing it.
         #[arg(long)]
         update: Option<PathBuf>,
+    },
+    /// Compare two JSON reports: each case or engine in one only, and each (case, engine)
+    /// whose verdict differs in kind (pass, refused, unsupported, wrong, crash, untested),
+    /// is printed, and the command fails. Details (messages, timings) are not compared.
+    Compare {
+        /// The report expected.
+        expected: PathBuf,
+        /// The report to check against it.
+        actual: PathBuf,
+        /// Also require ACTUAL's cases to be the full catalogue's, in its order.
+        #[arg(long)]
+        cases_of_catalogue: bool,
     },
 }
 
@@ -180,7 +192,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         None => {
             let tally = selfcheck::run(&Engine::ALL);
-            Ok(summary(&tally, false))
+            Ok(summary(&tally, false, false))
         }
         Some(Command::Bench {
             quick,
@@ -226,10 +238,7 @@ pub fn main() -> ExitCode {
                     tally
                 }),
             });
-            tally.map(|t| {
-                let code = summary(&t, report.is_some());
-                if exit_zero { ExitCode::SUCCESS } else { code }
-            })
+            tally.map(|t| summary(&t, report.is_some(), exit_zero))
         }
         Some(Command::Suite(SuiteCommand::Export { dir, small, tags })) => {
             let size = if small { Size::Small } else { Size::Full };
@@ -242,6 +251,11 @@ pub fn main() -> ExitCode {
         Some(Command::Suite(SuiteCommand::Table { reports, update })) => {
             suite::table(&reports, update.as_deref()).map(|()| ExitCode::SUCCESS)
         }
+        Some(Command::Suite(SuiteCommand::Compare {
+            expected,
+            actual,
+            cases_of_catalogue,
+        })) => suite::compare(&expected, &actual, cases_of_catalogue).map(|()| ExitCode::SUCCESS),
         Some(Command::Run {
             model,
             engine,
@@ -265,20 +279,32 @@ pub fn main() -> ExitCode {
     })
 }
 
-/// Prints the tally (to stderr when stdout holds a report) and the exit code it means.
-fn summary(t: &verdict::Tally, to_stderr: bool) -> ExitCode {
-    let line = format!(
-        "{} passed, {} failed, {} skipped",
-        t.passed, t.failed, t.skipped
-    );
+/// Prints the tally (to stderr when stdout holds a report) and the exit code it means:
+/// failure where a case failed, or where none passed or failed (every case skipped or
+/// untested, or no data set at all: nothing was tested), unless `exit_zero`.
+fn summary(t: &verdict::Tally, to_stderr: bool, exit_zero: bool) -> ExitCode {
+    let line = t.line();
     if to_stderr {
         eprintln!("{line}");
     } else {
         println!("{line}");
     }
-    if t.failed > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    if exit_zero {
+        return ExitCode::SUCCESS;
     }
+    if t.failed > 0 {
+        return ExitCode::FAILURE;
+    }
+    if t.tested_nothing() {
+        if t.skipped + t.untested == 0 {
+            eprintln!("padkit: nothing was tested: the cases hold no data set (test_data_set_*)");
+        } else {
+            eprintln!(
+                "padkit: nothing was tested: no case passed or failed ({} skipped, {} untested)",
+                t.skipped, t.untested
+            );
+        }
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }

@@ -6,17 +6,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Context, Result, bail, ensure};
 
 use crate::engine::{self, Engine};
 use crate::suite::read_manifest;
-use crate::verdict::{Expect, Tally, judge};
+use crate::verdict::{Expect, Tally, class_check, judge};
 use padkit::Tensor;
 use padkit_conformance::compare::Tolerance;
-use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict};
+use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error};
 use padkit_onnx::data::{find_cases, numbered, read_model};
-use padkit_onnx::graph::Outcome;
-use padkit_onnx::graph::is_pad_graph;
+use padkit_onnx::graph::{Outcome, graph_inputs, is_pad_graph};
 use padkit_onnx::names::printable;
 use tract_onnx::pb::ModelProto;
 
@@ -61,7 +60,7 @@ pub fn run(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<T
 pub fn report(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Result<(Tally, Report)> {
     let mut report = Report::new(&engines.iter().map(|e| e.name()).collect::<Vec<_>>());
     let tally = run_with(dirs, engines, settings, |row, engine, verdict| {
-        // An unreadable case is refused by every engine.
+        // A broken case is refused by every engine.
         let names = match engine {
             Some(e) => vec![e],
             None => engines.to_vec(),
@@ -74,39 +73,76 @@ pub fn report(dirs: &[PathBuf], engines: &[Engine], settings: Settings) -> Resul
 }
 
 /// [`run`], handing each (case and data set, engine, verdict) to `on_result` instead of
-/// printing it; a model that cannot be read fails once, for no engine (`None`). Where a
-/// case's directory has a `manifest.json` beside it (as `padkit suite export` writes), the
-/// case carries its tags, and passes on an error when it must fail.
+/// printing it. Where a case's directory has a `manifest.json` beside it (as `padkit suite
+/// export` writes), the case carries its tags, and passes on an error of its class when it
+/// must fail, on an engine that passes the case's valid twin ([`credit_error`]).
+///
+/// A broken case fails once, for no engine (`None`): a model that cannot be read, a case
+/// the manifest lists and the directory lacks, a data set without an input per graph
+/// input, or without the expected output. Two cases that would be reported under one name
+/// (the same case below two of `dirs`) are refused before anything runs.
 pub fn run_with(
     dirs: &[PathBuf],
     engines: &[Engine],
     settings: Settings,
-    mut on_result: impl FnMut(&Row, Option<Engine>, &Verdict),
+    on_result: impl FnMut(&Row, Option<Engine>, &Verdict),
 ) -> Result<Tally> {
     // The manifest of each directory holding cases, read once.
     let mut manifests: HashMap<PathBuf, Option<Manifest>> = HashMap::new();
-    let mut cases = vec![];
+    let mut cases: Vec<Found> = vec![];
     for d in dirs {
         let found = find_cases(d)?;
-        for parent in found.iter().filter_map(|c| c.parent()) {
-            if !manifests.contains_key(parent) {
-                manifests.insert(parent.to_path_buf(), read_manifest(parent)?);
+        // The suites: the directories holding cases, and the root itself unless it is a
+        // case (a suite whose cases are all missing holds none).
+        let mut suites: Vec<PathBuf> = vec![];
+        let root = (!d.join("model.onnx").is_file()).then(|| d.clone());
+        for dir in found
+            .iter()
+            .filter_map(|c| c.parent().map(Path::to_path_buf))
+            .chain(root)
+        {
+            if !suites.contains(&dir) {
+                suites.push(dir);
             }
         }
-        let mut found: Vec<(PathBuf, Option<usize>)> = found
-            .into_iter()
+        for dir in &suites {
+            if !manifests.contains_key(dir) {
+                manifests.insert(dir.clone(), read_manifest(dir)?);
+            }
+        }
+        let mut here: Vec<(PathBuf, Option<usize>, bool)> = found
+            .iter()
             .map(|c| {
-                let at = manifest_of(&manifests, &c).and_then(|m| {
+                let at = manifest_of(&manifests, c).and_then(|m| {
                     m.cases
                         .iter()
-                        .position(|e| Some(e.name.as_str()) == leaf(&c))
+                        .position(|e| Some(e.name.as_str()) == leaf(c))
                 });
-                (c, at)
+                (c.clone(), at, false)
             })
             .collect();
+        // The cases a manifest lists that are not there (of the suites below the root:
+        // a case given as the root takes its tags from the suite around it, whose other
+        // cases are not asked for).
+        for dir in suites.iter().filter(|s| s.starts_with(d)) {
+            let Some(Some(m)) = manifests.get(dir) else {
+                continue;
+            };
+            for (i, e) in m.cases.iter().enumerate() {
+                let case = dir.join(&e.name);
+                if !found.contains(&case) {
+                    here.push((case, Some(i), true));
+                }
+            }
+        }
         // A suite's cases in its manifest's order, which groups them as the catalogue does.
-        found.sort_by(|(a, i), (b, j)| (a.parent(), i).cmp(&(b.parent(), j)));
-        cases.extend(found.into_iter().map(|(c, at)| (d, c, at)));
+        here.sort_by(|(a, i, _), (b, j, _)| (a.parent(), i).cmp(&(b.parent(), j)));
+        cases.extend(here.into_iter().map(|(case, at, missing)| Found {
+            name: report_name(d, &case),
+            case,
+            at,
+            missing,
+        }));
     }
     ensure!(
         !cases.is_empty(),
@@ -116,14 +152,32 @@ pub fn run_with(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let mut tally = Tally::default();
-    for (root, case, at) in cases {
-        let relative = case.strip_prefix(root).unwrap_or(&case).to_string_lossy();
-        let relative = if relative.is_empty() {
-            case.file_name().unwrap_or_default().to_string_lossy()
-        } else {
-            relative
-        };
+    {
+        let mut names: HashMap<&str, &Path> = HashMap::new();
+        for f in &cases {
+            if let Some(first) = names.insert(&f.name, &f.case) {
+                bail!(
+                    "two cases would both be reported as {:?}: {} and {}; run them separately",
+                    f.name,
+                    first.display(),
+                    f.case.display()
+                );
+            }
+        }
+    }
+    let mut sink = Sink {
+        engines,
+        tally: Tally::default(),
+        on_result,
+        verdicts: HashMap::new(),
+    };
+    for Found {
+        name: relative,
+        case,
+        at,
+        missing,
+    } in cases
+    {
         let entry = manifest_of(&manifests, &case)
             .zip(at)
             .map(|(m, i)| &m.cases[i]);
@@ -132,22 +186,41 @@ pub fn run_with(
             Some(ExpectedEntry::Error { class, .. }) => Some(class.clone()),
             _ => None,
         };
+        // The valid twin's directory, whose verdicts credit this case's errors.
+        let twin = entry
+            .and_then(|e| e.twin.as_deref())
+            .map(|t| (t, case.parent().unwrap_or(Path::new("")).join(t)));
         let label = printable(&case.display().to_string()).into_owned();
+        let first_set = case.join("test_data_set_0");
+        if missing {
+            let row = Row {
+                label,
+                name: relative,
+                tags,
+            };
+            let why = format!(
+                "the case is missing: {} lists it, but {} is no folder holding model.onnx",
+                printable(&case.with_file_name("manifest.json").display().to_string()),
+                printable(&case.display().to_string())
+            );
+            sink.emit(&row, &first_set, None, Verdict::Refused(why));
+            continue;
+        }
         let model = match read_model(&case.join("model.onnx")) {
             Ok(m) => Arc::new(m),
             Err(e) => {
-                let verdict = Verdict::Refused(format!("{e:#}"));
-                tally.record(&verdict);
                 let row = Row {
-                    label: label.clone(),
-                    name: relative.into_owned(),
+                    label,
+                    name: relative,
                     tags,
                 };
-                on_result(&row, None, &verdict);
+                sink.emit(&row, &first_set, None, Verdict::Refused(format!("{e:#}")));
                 continue;
             }
         };
         let tolerance = (!is_pad_graph(&model)).then_some(settings.tolerance);
+        // The inputs a data set must hold: one per graph input without an initializer.
+        let takes = graph_inputs(&model).ok().map(|names| names.len());
         for set in data_sets(&case)? {
             let set_name = set
                 .file_name()
@@ -158,17 +231,35 @@ pub fn run_with(
             let row = Row {
                 label: format!("{label}/{set_name}"),
                 name: if set_name == "test_data_set_0" {
-                    relative.to_string()
+                    relative.clone()
                 } else {
                     format!("{relative}/{set_name}")
                 },
                 tags: tags.clone(),
             };
+            // A data set that cannot be what the case needs is the case's fault, not the
+            // engines': it fails once.
+            let incomplete = match &data {
+                Ok((inputs, _)) if takes.is_some_and(|n| n != inputs.len()) => Some(format!(
+                    "the case is incomplete: model takes {} inputs, data set holds {}",
+                    takes.unwrap_or_default(),
+                    inputs.len()
+                )),
+                Ok((_, outputs)) if must_fail.is_none() && outputs.is_empty() => Some(format!(
+                    "the case is incomplete: its expected output {} is missing",
+                    printable(&set.join("output_0.pb").display().to_string())
+                )),
+                _ => None,
+            };
+            if let Some(why) = incomplete {
+                sink.emit(&row, &set, None, Verdict::Refused(why));
+                continue;
+            }
             for &engine in engines {
-                let verdict = match &data {
+                let mut verdict = match &data {
                     Ok((inputs, outputs)) => {
                         let expect = match &must_fail {
-                            Some(class) => Expect::Error(class),
+                            Some(class) => Expect::Error(class, class_check(engine)),
                             None => Expect::Outputs(outputs),
                         };
                         match watched(engine, &model, inputs, settings) {
@@ -178,12 +269,67 @@ pub fn run_with(
                     }
                     Err(e) => Verdict::Refused(format!("{e:#}")),
                 };
-                tally.record(&verdict);
-                on_result(&row, Some(engine), &verdict);
+                if let Some((twin, dir)) = &twin {
+                    let key = (dir.join(&set_name), engine.name());
+                    verdict = credit_error(verdict, twin, sink.verdicts.get(&key));
+                }
+                sink.emit(&row, &set, Some(engine), verdict);
             }
         }
     }
-    Ok(tally)
+    Ok(sink.tally)
+}
+
+/// A case to run: found below a root, or listed by its suite's manifest and missing.
+struct Found {
+    /// Its name in reports ([`report_name`]).
+    name: String,
+    /// Its directory.
+    case: PathBuf,
+    /// Its position in its suite's manifest.
+    at: Option<usize>,
+    /// True when the manifest lists it and the directory lacks it.
+    missing: bool,
+}
+
+/// Where the verdicts go: counted, handed to `on_result`, and kept by data set and engine
+/// for the cases whose valid twin the data set's case is.
+struct Sink<'e, F> {
+    engines: &'e [Engine],
+    tally: Tally,
+    on_result: F,
+    verdicts: HashMap<(PathBuf, &'static str), Verdict>,
+}
+
+impl<F: FnMut(&Row, Option<Engine>, &Verdict)> Sink<'_, F> {
+    /// One verdict on the data set `set`, of `engine`, or of every engine for a broken
+    /// case (`None`).
+    fn emit(&mut self, row: &Row, set: &Path, engine: Option<Engine>, verdict: Verdict) {
+        self.tally.record(&verdict);
+        (self.on_result)(row, engine, &verdict);
+        let names: Vec<&'static str> = match engine {
+            Some(e) => vec![e.name()],
+            None => self.engines.iter().map(|e| e.name()).collect(),
+        };
+        for name in names {
+            self.verdicts
+                .insert((set.to_path_buf(), name), verdict.clone());
+        }
+    }
+}
+
+/// A case's name in reports: its directory below the root it was found in (the
+/// directory's own name where it is the root).
+fn report_name(root: &Path, case: &Path) -> String {
+    let relative = case.strip_prefix(root).unwrap_or(case).to_string_lossy();
+    if relative.is_empty() {
+        case.file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        relative.into_owned()
+    }
 }
 
 /// The manifest beside a case (in its parent directory), if any.
@@ -254,6 +400,7 @@ fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
 fn print_line(name: &str, verdict: &Verdict) {
     match verdict {
         Verdict::Pass => println!("PASS {name}"),
+        Verdict::Untested(why) => println!("UNTESTED {name}: {}", printable(why)),
         v if v.is_unsupported() => println!("SKIP {name}: {}", printable(v.detail())),
         v => println!("FAIL {name}: {}: {}", v.name(), printable(v.detail())),
     }

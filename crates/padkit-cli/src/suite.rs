@@ -2,32 +2,51 @@
 //! (`CASE/model.onnx`, `CASE/test_data_set_0/input_K.pb` and `output_0.pb`), which
 //! `onnx.backend.test`, ONNX Runtime's test runner and `padkit conformance` read, with a
 //! `manifest.json` of every case's tags and expected result (the layout cannot say that a
-//! case must fail).
+//! case must fail); `padkit suite table` and `padkit suite compare` on JSON reports.
 
+use std::collections::{HashMap, HashSet};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Context, Result, anyhow, ensure};
 use padkit_conformance::manifest::OUTPUT_FILE;
-use padkit_conformance::report::{TABLE_BEGIN, TABLE_END, splice};
-use padkit_conformance::{Case, Expected, Manifest, Report, Size, cases};
+use padkit_conformance::report::{CaseResult, splice};
+use padkit_conformance::{Case, Expected, Manifest, Report, Size, Verdict, cases};
 use prost::Message;
 
 use padkit_onnx::model::PadModel;
 use padkit_onnx::proto::tensor_to_proto;
 
 /// The catalogue's cases of `size` that carry every tag of `tags` (a whole tag such as
-/// `mode:reflect`, or its value, `reflect`).
+/// `mode:reflect`, or its value, `reflect`), with the valid twin of each case that must
+/// fail whether it carries the tags or not (an error on that case is credited only to an
+/// engine that passes its twin), in catalogue order.
 pub fn select(size: Size, tags: &[String]) -> Vec<Case> {
-    cases(size)
-        .into_iter()
-        .filter(|c| tags.iter().all(|t| c.has_tag(t)))
+    let all = cases(size);
+    let mut keep: Vec<bool> = all
+        .iter()
+        .map(|c| tags.iter().all(|t| c.has_tag(t)))
+        .collect();
+    let twins: HashSet<String> = all
+        .iter()
+        .zip(&keep)
+        .filter(|(_, picked)| **picked)
+        .filter_map(|(c, _)| c.twin.clone())
+        .collect();
+    for (c, picked) in all.iter().zip(keep.iter_mut()) {
+        *picked |= twins.contains(c.name.as_str());
+    }
+    all.into_iter()
+        .zip(keep)
+        .filter_map(|(c, picked)| picked.then_some(c))
         .collect()
 }
 
 /// Writes `cases` below `dir` and returns how many. `dir` must be absent, empty, or a
 /// suite exported before: only a `manifest.json` written by padkit-conformance and the
-/// case directories it lists, which are replaced. The manifest is written first, so an
-/// interrupted export can be repeated.
+/// case directories it lists, which are replaced, none of them a symbolic link (which
+/// could lead into another suite). The manifest is written first, so an interrupted
+/// export can be repeated. Nothing is written or removed through a symbolic link.
 pub fn export(dir: &Path, cases: &[Case]) -> Result<usize> {
     ensure!(
         !cases.is_empty(),
@@ -35,8 +54,7 @@ pub fn export(dir: &Path, cases: &[Case]) -> Result<usize> {
     );
     prepare(dir)?;
     let manifest = dir.join("manifest.json");
-    std::fs::write(&manifest, Manifest::of(cases).to_json())
-        .with_context(|| format!("cannot write {}", manifest.display()))?;
+    write_file(&manifest, Manifest::of(cases).to_json().as_bytes())?;
     for case in cases {
         write_case(&dir.join(&case.name), case)
             .with_context(|| format!("cannot write case {}", case.name))?;
@@ -58,9 +76,27 @@ pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>> {
 }
 
 /// Makes `dir` ready: created if absent; a previous export's cases removed, after checking
-/// that the directory holds nothing else.
+/// that the directory holds nothing else, and no symbolic link.
 fn prepare(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut names = vec![];
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // `file_type` does not follow symbolic links.
+        let kind = entry
+            .file_type()
+            .with_context(|| format!("cannot read {}", entry.path().display()))?;
+        ensure!(
+            !kind.is_symlink(),
+            "{} holds {name:?}, a symbolic link, which an export would write or remove \
+             through; export into a new or empty directory",
+            dir.display()
+        );
+        names.push(name);
+    }
     let old = read_manifest(dir)?;
     let listed: Vec<&str> = old
         .iter()
@@ -76,13 +112,9 @@ fn prepare(dir: &Path) -> Result<()> {
             m.generator
         );
     }
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    for entry in entries {
-        let name = entry?.file_name();
-        let name = name.to_string_lossy();
+    for name in &names {
         let ours = (old.is_some() && name == "manifest.json")
-            || (is_case_name(&name) && listed.contains(&name.as_ref()));
+            || (is_case_name(name) && listed.contains(&name.as_str()));
         ensure!(
             ours,
             "{} holds {name:?}, which is not part of a padkit suite; export into a new or \
@@ -92,7 +124,9 @@ fn prepare(dir: &Path) -> Result<()> {
     }
     for name in listed.iter().filter(|n| is_case_name(n)) {
         let case = dir.join(name);
-        if case.is_dir() {
+        // (not following a link made since the check above: `remove_dir_all` removes a
+        // link itself, not what it leads to)
+        if std::fs::symlink_metadata(&case).is_ok_and(|m| m.is_dir()) {
             std::fs::remove_dir_all(&case)
                 .with_context(|| format!("cannot remove {}", case.display()))?;
         }
@@ -107,21 +141,44 @@ fn is_case_name(name: &str) -> bool {
         .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
+/// Writes `bytes` to the file `path` (created, or truncated), never through a symbolic
+/// link at `path`.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    ensure!(
+        !link,
+        "{} is a symbolic link; an export does not write through one",
+        path.display()
+    );
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes one case into the new directory `dir` (which must not exist: `create_dir`
+/// makes it, and follows no link).
 fn write_case(dir: &Path, case: &Case) -> Result<()> {
     let model = PadModel::from_case(case);
     let proto = model.proto();
     let set = dir.join("test_data_set_0");
-    std::fs::create_dir_all(&set)?;
-    std::fs::write(dir.join("model.onnx"), proto.encode_to_vec())?;
+    std::fs::create_dir(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::create_dir(&set).with_context(|| format!("cannot create {}", set.display()))?;
+    write_file(&dir.join("model.onnx"), &proto.encode_to_vec())?;
     let names = proto.graph.iter().flat_map(|g| &g.input).map(|i| &i.name);
     for (k, (name, t)) in names.zip(model.inputs()).enumerate() {
         let tp = tensor_to_proto(&t, name);
-        std::fs::write(set.join(format!("input_{k}.pb")), tp.encode_to_vec())?;
+        write_file(&set.join(format!("input_{k}.pb")), &tp.encode_to_vec())?;
     }
     if let Expected::Output(y) = &case.expected {
-        std::fs::write(
-            dir.join(OUTPUT_FILE),
-            tensor_to_proto(y, "y").encode_to_vec(),
+        write_file(
+            &dir.join(OUTPUT_FILE),
+            &tensor_to_proto(y, "y").encode_to_vec(),
         )?;
     }
     Ok(())
@@ -137,42 +194,217 @@ pub fn table(reports: &[PathBuf], update: Option<&Path>) -> Result<()> {
     };
     let doc =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let new = splice(&doc, &table).with_context(|| {
-        format!(
-            "{} has no lines {TABLE_BEGIN:?} and {TABLE_END:?} to put the table between",
-            path.display()
-        )
-    })?;
+    let new = splice(&doc, &table)
+        .with_context(|| format!("cannot put the table into {}", path.display()))?;
     std::fs::write(path, new).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// The JSON reports at `paths`, merged in order.
+/// The JSON report at `path`.
+fn read_report(path: &Path) -> Result<Report> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Report::from_json(&text).with_context(|| format!("{} is not a padkit report", path.display()))
+}
+
+/// The JSON reports at `paths`, merged in order ([`Report::try_merge`]). Two verdicts for
+/// one (case, engine), in two reports or twice in one, are refused, naming the files: a
+/// merge would keep one of them silently.
 pub fn merged(paths: &[PathBuf]) -> Result<Report> {
-    let reports = paths.iter().map(|p| {
-        let text =
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-        Report::from_json(&text).with_context(|| format!("{} is not a padkit report", p.display()))
-    });
-    Ok(Report::merge(reports.collect::<Result<Vec<_>>>()?))
+    let reports = paths
+        .iter()
+        .map(|p| read_report(p))
+        .collect::<Result<Vec<_>>>()?;
+    Report::try_merge(reports).map_err(|c| {
+        let path = |i: usize| {
+            paths
+                .get(i)
+                .map_or_else(|| format!("report {i}"), |p| p.display().to_string())
+        };
+        let (case, engine) = (&c.case, &c.engine);
+        if c.first == c.second {
+            anyhow!(
+                "{} holds two verdicts of engine {engine:?} on case {case:?}: keeping one \
+                 would hide the other",
+                path(c.first)
+            )
+        } else {
+            anyhow!(
+                "{} and {} both hold a verdict of engine {engine:?} on case {case:?}: keeping \
+                 one would hide the other; merge reports of different engines or cases",
+                path(c.first),
+                path(c.second)
+            )
+        }
+    })
+}
+
+/// `padkit suite compare`: the differences between the JSON reports at `expected` and
+/// `actual` (see [`differences`]), printed one a line, are an error; with `catalogue`, the
+/// cases of `actual` must also be the full catalogue's, in its order.
+pub fn compare(expected: &Path, actual: &Path, catalogue: bool) -> Result<()> {
+    let (want, got) = (read_report(expected)?, read_report(actual)?);
+    let mut found = differences(&want, &got);
+    if catalogue {
+        found.extend(catalogue_difference(&got));
+    }
+    for d in &found {
+        println!("{d}");
+    }
+    ensure!(
+        found.is_empty(),
+        "{} and {} differ: {} difference{}",
+        expected.display(),
+        actual.display(),
+        found.len(),
+        if found.len() == 1 { "" } else { "s" }
+    );
+    println!(
+        "reports agree: {} cases × {} engines",
+        got.cases.len(),
+        got.engines.len()
+    );
+    Ok(())
+}
+
+/// What differs between two reports, one line each: a case or an engine in one only, and
+/// each (case, engine) of both whose verdicts differ in kind (`pass`, `refused`,
+/// `unsupported` — a refusal the engine declared —, `wrong`, `crash`, `untested`, or no
+/// verdict). Details (messages, timings, paths) and the order of the cases are not
+/// compared.
+pub fn differences(expected: &Report, actual: &Report) -> Vec<String> {
+    let mut out = vec![];
+    for (one, other, which) in [(expected, actual, "expected"), (actual, expected, "actual")] {
+        for e in one.engines.iter().filter(|e| !other.engines.contains(*e)) {
+            out.push(format!("engine {e:?}: in the {which} report only"));
+        }
+    }
+    let (want, got) = (by_name(expected), by_name(actual));
+    for c in &expected.cases {
+        if !got.contains_key(c.name.as_str()) {
+            out.push(format!("case {:?}: in the expected report only", c.name));
+        }
+    }
+    for c in &actual.cases {
+        if !want.contains_key(c.name.as_str()) {
+            out.push(format!("case {:?}: in the actual report only", c.name));
+        }
+    }
+    let engines: Vec<&String> = expected
+        .engines
+        .iter()
+        .filter(|e| actual.engines.contains(*e))
+        .collect();
+    for c in &expected.cases {
+        let Some(other) = got.get(c.name.as_str()) else {
+            continue;
+        };
+        for e in &engines {
+            let (w, g) = (kind(c.results.get(*e)), kind(other.results.get(*e)));
+            if w != g {
+                out.push(format!(
+                    "case {:?}, engine {e:?}: expected {w}, actual {g}",
+                    c.name
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A report's cases by name.
+fn by_name(r: &Report) -> HashMap<&str, &CaseResult> {
+    r.cases.iter().map(|c| (c.name.as_str(), c)).collect()
+}
+
+/// A verdict's kind, as [`differences`] compares them.
+fn kind(v: Option<&Verdict>) -> &'static str {
+    match v {
+        None => "no verdict",
+        Some(v) if v.is_unsupported() => "unsupported",
+        Some(v) => v.name(),
+    }
+}
+
+/// How the cases of `actual` differ from the full catalogue's (names, in order), if they
+/// do.
+fn catalogue_difference(actual: &Report) -> Option<String> {
+    let want: Vec<String> = cases(Size::Full).into_iter().map(|c| c.name).collect();
+    let got: Vec<&str> = actual.cases.iter().map(|c| c.name.as_str()).collect();
+    if want.iter().map(String::as_str).eq(got.iter().copied()) {
+        return None;
+    }
+    let at = want
+        .iter()
+        .zip(&got)
+        .position(|(w, g)| w != g)
+        .unwrap_or(want.len().min(got.len()));
+    let show = |name: Option<&str>| name.map_or("no case".to_string(), |n| format!("{n:?}"));
+    Some(format!(
+        "the actual report's cases are not the catalogue's: {} cases where the catalogue \
+         has {}; case {} is {} where the catalogue has {}",
+        got.len(),
+        want.len(),
+        at + 1,
+        show(got.get(at).copied()),
+        show(want.get(at).map(String::as_str))
+    ))
 }
 
 #[cfg(test)]
 mod tests {
+    use padkit_conformance::{Report, Size, Verdict};
+
     #[test]
     fn a_selection_carries_every_tag() {
-        use padkit_conformance::Size;
         let picked = crate::suite::select(Size::Small, &["wrap".into(), "opset:19".into()]);
         assert!(!picked.is_empty() && picked.iter().all(|c| c.has_tag("mode:wrap")));
     }
 
     #[test]
+    fn a_selection_holds_the_twin_of_each_case_that_must_fail() {
+        let picked = crate::suite::select(Size::Small, &["must-error".into()]);
+        let names: Vec<&str> = picked.iter().map(|c| c.name.as_str()).collect();
+        for twin in picked.iter().filter_map(|c| c.twin.as_deref()) {
+            assert!(names.contains(&twin), "{twin} is missing");
+        }
+    }
+
+    #[test]
     fn an_export_writes_the_layout_and_the_manifest() {
-        use padkit_conformance::Size;
         let dir = std::env::temp_dir().join(format!("padkit-suite-unit-{}", std::process::id()));
         let picked = crate::suite::select(Size::Small, &["feature:crop".into()]);
         assert_eq!(crate::suite::export(&dir, &picked).unwrap(), picked.len());
         assert!(dir.join(&picked[0].name).join("model.onnx").is_file());
         assert!(dir.join("manifest.json").is_file());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reports_differ_in_kind_of_verdict_not_in_detail() {
+        let mut a = Report::new(&["core", "tract"]);
+        a.record("c1", &[], "core", Verdict::Pass);
+        a.record("c1", &[], "tract", Verdict::Refused("no".into()));
+        a.record("c2", &[], "core", Verdict::Wrong("off by one".into()));
+        let mut b = a.clone();
+        b.cases[1]
+            .results
+            .insert("core".into(), Verdict::Wrong("off by two".into()));
+        assert!(crate::suite::differences(&a, &b).is_empty());
+        b.cases[0].results.insert(
+            "tract".into(),
+            Verdict::Refused("unsupported: no f32".into()),
+        );
+        b.cases[1].results.insert("tract".into(), Verdict::Pass);
+        b.record("c3", &[], "core", Verdict::Pass);
+        b.engines.push("burn".into());
+        assert_eq!(
+            crate::suite::differences(&a, &b),
+            [
+                "engine \"burn\": in the actual report only",
+                "case \"c3\": in the actual report only",
+                "case \"c1\", engine \"tract\": expected refused, actual unsupported",
+                "case \"c2\", engine \"tract\": expected no verdict, actual pass",
+            ]
+        );
     }
 }

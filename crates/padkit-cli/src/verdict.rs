@@ -1,21 +1,76 @@
 //! Judging an engine's run against what a case expects, and counting verdicts.
 
 use anyhow::Result;
-use padkit::Tensor;
+use padkit::{PadError, Tensor};
 use padkit_conformance::Verdict;
 use padkit_conformance::compare::{Tolerance, first_difference};
 
+use crate::engine::Engine;
 use padkit_onnx::graph::Outcome;
 use padkit_onnx::isolate::Panicked;
 use padkit_onnx::names::printable;
+
+/// The class the manifest gives the errors of a model that breaks its Pad version's
+/// signature ([`padkit_conformance::Refusal::Signature`]).
+pub const SIGNATURE: &str = "Signature";
 
 /// What a case expects of an engine.
 #[derive(Debug, Clone, Copy)]
 pub enum Expect<'a> {
     /// These outputs, in order.
     Outputs(&'a [Tensor]),
-    /// An error (any clear error passes), of the class named here.
-    Error(&'a str),
+    /// An error of the class named here (an [`padkit_conformance::ErrClass`] name, or
+    /// [`SIGNATURE`]), checked as the [`ClassCheck`] says.
+    Error(&'a str, ClassCheck),
+}
+
+/// How the class of an engine's error is checked where a case must fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassCheck {
+    /// Any clear error passes (the stock engines, which know nothing of padkit's classes).
+    Any,
+    /// The error must be of the case's class: a [`PadError`] of that class in its chain
+    /// ([`class_name`]); an error without one is of no class.
+    Strict,
+}
+
+/// How the class of `engine`'s errors is checked: strictly for padkit's engines (core,
+/// tract, burn), whose errors keep the [`PadError`] in their chain; not at all for the
+/// stock engines.
+pub fn class_check(engine: Engine) -> ClassCheck {
+    match engine {
+        Engine::Core | Engine::Burn | Engine::Tract => ClassCheck::Strict,
+        Engine::StockTract | Engine::StockBurn => ClassCheck::Any,
+    }
+}
+
+/// The class of a padkit error as the manifest names classes: its
+/// [`ErrClass`](padkit_conformance::ErrClass)'s name, [`SIGNATURE`] for the errors of a
+/// model that breaks its Pad version's signature (a mode, an input or an element type that
+/// version does not have, a value of another type than the data), else the variant's own
+/// name (`Strides`, `Alloc`, …), which no case expects.
+pub fn class_name(e: &PadError) -> String {
+    if let Some(class) = padkit_conformance::class_of(e) {
+        return format!("{class:?}");
+    }
+    match e {
+        PadError::UnknownOnnxMode(_)
+        | PadError::UnknownMode(_)
+        | PadError::ModeNeedsOpset { .. }
+        | PadError::InputNeedsOpset { .. }
+        | PadError::InputCount { .. }
+        | PadError::DomainVersion { .. }
+        | PadError::TypeNeedsOpset { .. }
+        | PadError::ValueType { .. } => SIGNATURE.into(),
+        other => {
+            let debug = format!("{other:?}");
+            debug
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        }
+    }
 }
 
 /// Counts of verdicts, as the CLI prints them.
@@ -27,6 +82,10 @@ pub struct Tally {
     pub failed: usize,
     /// Cases an engine declared it cannot hold (an element type it lacks, …).
     pub skipped: usize,
+    /// Cases that put the engine to no test: an error on a case that must fail, from an
+    /// engine that does not pass the case's valid twin. Not a wrong answer, so not a
+    /// failure.
+    pub untested: usize,
 }
 
 impl Tally {
@@ -34,13 +93,34 @@ impl Tally {
     pub fn record(&mut self, v: &Verdict) {
         match v {
             Verdict::Pass => self.passed += 1,
+            Verdict::Untested(_) => self.untested += 1,
             v if v.is_unsupported() => self.skipped += 1,
             _ => self.failed += 1,
         }
     }
+
+    /// The summary line: `N passed, N failed, N skipped`, then `, N untested` where some
+    /// are.
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "{} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.skipped
+        );
+        if self.untested > 0 {
+            line.push_str(&format!(", {} untested", self.untested));
+        }
+        line
+    }
+
+    /// True when no verdict passed or failed: every case was skipped or untested, or
+    /// there was none.
+    pub fn tested_nothing(&self) -> bool {
+        self.passed == 0 && self.failed == 0
+    }
 }
 
-/// Grades a run: an error is a pass where the case must fail and a refusal otherwise (a
+/// Grades a run: an error is a pass where the case must fail (when it is of the case's
+/// class, as [`Expect::Error`]'s [`ClassCheck`] checks it) and a refusal otherwise (a
 /// crash when it is a caught panic); outputs are compared exactly (bit-exact, NaN-aware),
 /// or within `tolerance` for float outputs when one is given.
 pub fn judge(run: Result<Outcome>, expect: Expect, tolerance: Option<Tolerance>) -> Verdict {
@@ -48,12 +128,12 @@ pub fn judge(run: Result<Outcome>, expect: Expect, tolerance: Option<Tolerance>)
         (Err(e), _) if e.chain().any(|c| c.is::<Panicked>()) => {
             return Verdict::Crash(format!("{e:#}"));
         }
-        (Err(_), Expect::Error(_)) => return Verdict::Pass,
+        (Err(e), Expect::Error(class, check)) => return error_verdict(&e, class, check),
         (Err(e), Expect::Outputs(_)) => return Verdict::Refused(format!("{e:#}")),
         (Ok(Outcome::Unsupported(why)), _) => {
             return Verdict::Refused(format!("{}{why}", padkit_conformance::grade::UNSUPPORTED));
         }
-        (Ok(Outcome::Ran(outs)), Expect::Error(class)) => {
+        (Ok(Outcome::Ran(outs)), Expect::Error(class, _)) => {
             let shapes: Vec<_> = outs.iter().map(|(_, t)| t.shape().to_vec()).collect();
             return Verdict::Wrong(format!(
                 "gave outputs of shapes {shapes:?} where the case must fail ({class})"
@@ -74,14 +154,101 @@ pub fn judge(run: Result<Outcome>, expect: Expect, tolerance: Option<Tolerance>)
     diff.map_or(Verdict::Pass, Verdict::Wrong)
 }
 
+/// The verdict of error `e` where the case must fail with `class`: a pass when its class
+/// is the case's (as `check` checks it), else wrong.
+fn error_verdict(e: &anyhow::Error, class: &str, check: ClassCheck) -> Verdict {
+    if check == ClassCheck::Any {
+        return Verdict::Pass;
+    }
+    let got = match e.chain().find_map(|c| c.downcast_ref::<PadError>()) {
+        Some(pad) => class_name(pad),
+        None => "an error of no class".into(),
+    };
+    if got == class {
+        Verdict::Pass
+    } else {
+        Verdict::Wrong(format!(
+            "failed with {got} ({e:#}) where the case must fail with {class}"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use anyhow::Context;
+    use padkit::PadSpec;
+    use padkit_conformance::Verdict;
+
+    use super::{ClassCheck, Expect, SIGNATURE, class_name, judge};
+    use crate::verdict::Tally;
+
     #[test]
     fn unsupported_refusals_are_skips() {
-        use padkit_conformance::Verdict;
-        let mut t = crate::verdict::Tally::default();
+        let mut t = Tally::default();
         t.record(&Verdict::Refused("no".into()));
         t.record(&Verdict::Refused("unsupported: no int4".into()));
         assert_eq!((t.passed, t.failed, t.skipped), (0, 1, 1));
+    }
+
+    #[test]
+    fn untested_is_counted_apart_and_shown_only_when_some_are() {
+        let mut t = Tally::default();
+        t.record(&Verdict::Pass);
+        assert_eq!(t.line(), "1 passed, 0 failed, 0 skipped");
+        t.record(&Verdict::Untested("twin refused".into()));
+        assert_eq!((t.passed, t.failed, t.skipped, t.untested), (1, 0, 0, 1));
+        assert_eq!(t.line(), "1 passed, 0 failed, 0 skipped, 1 untested");
+        assert!(!t.tested_nothing());
+        let mut none = Tally::default();
+        none.record(&Verdict::Untested("twin refused".into()));
+        none.record(&Verdict::Refused("unsupported: no int4".into()));
+        assert!(none.tested_nothing());
+    }
+
+    /// A padkit error of the spec (pads of the wrong length) behind a context, as the
+    /// core and burn engines raise them.
+    fn pads_length() -> anyhow::Error {
+        PadSpec::new(vec![1])
+            .resolve(1)
+            .map(drop)
+            .context("Pad node \"p\"")
+            .unwrap_err()
+    }
+
+    #[test]
+    fn an_error_passes_only_when_of_the_cases_class() {
+        let strict = |e, class| judge(Err(e), Expect::Error(class, ClassCheck::Strict), None);
+        assert_eq!(strict(pads_length(), "PadsLength"), Verdict::Pass);
+        let wrong = strict(pads_length(), "Crop");
+        assert_eq!(wrong.name(), "wrong");
+        assert!(
+            wrong
+                .detail()
+                .starts_with("failed with PadsLength (Pad node \"p\": pads has 1")
+                && wrong
+                    .detail()
+                    .ends_with("where the case must fail with Crop"),
+            "{wrong:?}"
+        );
+        // An error without a padkit error in its chain is of no class, not even a
+        // signature break's.
+        let plain = || anyhow::anyhow!("the model has no graph");
+        assert_eq!(strict(plain(), "Crop").name(), "wrong");
+        assert_eq!(strict(plain(), SIGNATURE).name(), "wrong");
+        assert_eq!(strict(pads_length(), SIGNATURE).name(), "wrong");
+        // The stock engines' errors are not classed.
+        let any = |e| judge(Err(e), Expect::Error("Crop", ClassCheck::Any), None);
+        assert_eq!(any(pads_length()), Verdict::Pass);
+        assert_eq!(any(plain()), Verdict::Pass);
+    }
+
+    #[test]
+    fn signature_errors_are_of_the_signature_class() {
+        let e = padkit::onnx::parse_mode("wrap", 18).unwrap_err();
+        assert_eq!(class_name(&e), SIGNATURE);
+        let e = padkit::onnx::check_type(padkit::DType::Bool, 11).unwrap_err();
+        assert_eq!(class_name(&e), SIGNATURE);
+        let e = padkit::check_strides(&[0, 1 << 40, 1 << 40]).unwrap_err();
+        assert_eq!(class_name(&e), "Strides");
     }
 }

@@ -480,13 +480,17 @@ fn invalid_models_are_refused_everywhere() {
     let p = write_model(&dir, "pads2d.onnx", &m);
     refused_everywhere(&p, &["--input", &xa], "must be");
     // an int64 constant value for float data; a two-element one
-    for (name, value) in [
-        ("intvalue", Tensor::scalar(1i64)),
-        ("twovalues", f32s(&[2], &[1.0, 2.0])),
+    for (name, value, want) in [
+        (
+            "intvalue",
+            Tensor::scalar(1i64),
+            "constant value has type int64 but the data has type float",
+        ),
+        ("twovalues", f32s(&[2], &[1.0, 2.0]), "constant_value"),
     ] {
         let m = base.clone().with_value(value, Feed::Initializer);
         let p = write_model(&dir, &format!("{name}.onnx"), &m.proto());
-        refused_everywhere(&p, &["--input", &xa], "constant_value");
+        refused_everywhere(&p, &["--input", &xa], want);
     }
     // a type Pad-11 does not take
     let b = Tensor::new(DType::Bool, vec![2], Data::Bytes(vec![1, 0])).unwrap();
@@ -638,6 +642,61 @@ fn messages_name_the_problem() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("no ONNX test cases"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Class 9: a case short of its data is the case's fault, not the engines': a data set
+/// without an input per graph input, or without the expected output, fails once, for no
+/// engine, saying what is missing; and cases without any data set test nothing, which
+/// fails too.
+#[test]
+fn incomplete_cases_fail_once_and_testing_nothing_fails() {
+    let dir = scratch("incomplete");
+    let x = f32s(&[2], &[1.0, 2.0]);
+    let y = f32s(&[3], &[1.0, 1.0, 2.0]);
+    let m = pad_model(13, "edge", x.clone(), vec![1, 0]).proto();
+    let no_input = dir.join("no_input");
+    let set = no_input.join("test_data_set_0");
+    std::fs::create_dir_all(&set).unwrap();
+    write_model(&no_input, "model.onnx", &m);
+    write_tensor(&set, "output_0.pb", &tensor_to_proto(&y, "y"));
+    let no_output = dir.join("no_output");
+    let set = no_output.join("test_data_set_0");
+    std::fs::create_dir_all(&set).unwrap();
+    write_model(&no_output, "model.onnx", &m);
+    write_tensor(&set, "input_0.pb", &tensor_to_proto(&x, "x"));
+    let out = padkit(&["conformance", dir.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("0 passed, 2 failed, 0 skipped"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the case is incomplete: model takes 1 inputs, data set holds 0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "the case is incomplete: its expected output {} is missing",
+            set.join("output_0.pb").display()
+        )),
+        "{stdout}"
+    );
+
+    let bare = scratch("bare");
+    write_model(&bare, "model.onnx", &m);
+    let out = padkit(&["conformance", bare.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout).lines().last(),
+        Some("0 passed, 0 failed, 0 skipped")
+    );
+    assert!(
+        text(&out.stderr).contains("nothing was tested: the cases hold no data set"),
         "{}",
         text(&out.stderr)
     );
