@@ -9,7 +9,12 @@ Each case runs in a worker process, so that a peer that crashes or hangs costs o
 grades them: an output bit-equal to the expected one (in float16, bfloat16, float and
 double any NaN matches any NaN) passes; an error where the manifest says the case
 must fail passes; an error otherwise is "refused"; another output, or an output where the
-case must fail, is "wrong".
+case must fail, is "wrong". A case the harness cannot put to the engine (an element type the
+engine's Python binding cannot take from numpy or give back: see `harness_limit`) is
+"untested", not charged to the engine. As padkit's `credit_error` has it, an error on a case
+that must fail passes only where the engine passes the case's valid twin (the manifest's
+"twin"); otherwise the case reads refused (a twin declared unsupported) or untested. At the
+end it prints a tally per engine.
 """
 
 import argparse
@@ -23,37 +28,204 @@ import numpy as np
 TIMEOUT_S = 60
 # As padkit_conformance::report::DETAIL_CHARS.
 DETAIL_CHARS = 240
+# As padkit_conformance::grade::UNSUPPORTED.
+UNSUPPORTED = "unsupported: "
 
 
-def load_case(case_dir):
+class NotRun(Exception):
+    """The harness could not put the case to the engine: why (the verdict is untested)."""
+
+
+# ONNX element type codes and their names as padkit writes them (padkit::DType::name).
+DTYPE_NAMES = {
+    1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64",
+    8: "string", 9: "bool", 10: "float16", 11: "double", 12: "uint32", 13: "uint64",
+    14: "complex64", 15: "complex128", 16: "bfloat16", 17: "float8e4m3fn",
+    18: "float8e4m3fnuz", 19: "float8e5m2", 20: "float8e5m2fnuz", 21: "uint4", 22: "int4",
+    23: "float4e2m1", 24: "float8e8m0", 25: "uint2", 26: "int2",
+}
+
+# What onnxruntime's Python binding says when it meets a numpy array it cannot convert, or
+# an output it cannot give back as one (onnxruntime_pybind_mlvalue.cc, not the runtime).
+ORT_BINDING_ERRORS = (
+    "can't be converted to MLDataType",
+    "No corresponding Numpy type for Tensor Type",
+    "Creation of OrtValues is currently only supported from non-string numpy arrays",
+)
+
+
+def _ml_dtypes(name):
+    return f"numpy holds it only as ml_dtypes.{name}, which the Python binding does not convert"
+
+
+def harness_limit(engine, model):
+    """Why the harness cannot feed `model`'s inputs to `engine` or read its outputs back,
+    or None. These are the limits of the engine's Python binding (what numpy arrays it
+    takes and gives), not of the engine: a case they stop is "untested". A type the
+    binding can feed but the engine rejects (no kernel for it, an invalid model) is no such
+    limit: the engine's own error stands as a refusal. Found by running (onnxruntime
+    1.32.0, onnx 1.23.2, numpy 2.4.6, ml_dtypes 0.6.0) tiny Pad, Identity, Cast and
+    DequantizeLinear models on every ONNX type; see the reasons below.
+    """
+    limits = {
+        # onnxruntime's binding converts only numpy's own types (session.run fails with
+        # "Numpy_type N can't be converted to MLDataType", OrtValue.ortvalue_from_numpy with
+        # "Creation of OrtValues is currently only supported from non-string numpy
+        # arrays"), and gives back no output of these types ("No corresponding Numpy type
+        # for Tensor Type"). Strings it does take (object arrays).
+        "onnxruntime": {
+            # Not bfloat16 (16): session.run fails on an ml_dtypes.bfloat16 feed ("Numpy_type
+            # 256 can't be converted to MLDataType") and OrtValue.numpy() on a bfloat16
+            # output ("No corresponding Numpy type for Tensor Type. bfloat16"), but
+            # `run_onnxruntime` feeds it as OrtValues of its uint16 bits tagged BFLOAT16
+            # and reads the output's bytes back (`_ort_run_bfloat16`).
+            # ml_dtypes.float8_*: Cast-21 builds, its run fails: "Numpy_type 260..263
+            # can't be converted to MLDataType" (ORT has no Pad kernel for them, so a Pad
+            # session fails first, a refusal that stands).
+            17: _ml_dtypes("float8_e4m3fn"),
+            18: _ml_dtypes("float8_e4m3fnuz"),
+            19: _ml_dtypes("float8_e5m2"),
+            20: _ml_dtypes("float8_e5m2fnuz"),
+            # ml_dtypes.uint4 / int4: Cast-21 and DequantizeLinear-21 build, their run
+            # fails: "Numpy_type 273 / 272 can't be converted to MLDataType".
+            21: _ml_dtypes("uint4"),
+            22: _ml_dtypes("int4"),
+            # ml_dtypes.float4_e2m1fn: no CPU kernel takes it (every session fails first),
+            # and OrtValue.ortvalue_from_numpy refuses the array (numpy type 266).
+            23: _ml_dtypes("float4_e2m1fn"),
+            # ml_dtypes.float8_e8m0fnu: Cast-24 builds, its run fails: "Numpy_type 267
+            # can't be converted to MLDataType".
+            24: _ml_dtypes("float8_e8m0fnu"),
+            # ml_dtypes.uint2 / int2: Cast-25 and DequantizeLinear-25 build, their run
+            # fails: "Numpy_type 271 / 270 can't be converted to MLDataType".
+            25: _ml_dtypes("uint2"),
+            26: _ml_dtypes("int2"),
+            # numpy's complex64 / complex128: OrtValue.ortvalue_from_numpy fails with
+            # "Numpy_type 14 / 15 can't be converted to MLDataType". onnxruntime itself
+            # registers no complex tensor type ("MLDataType for: tensor(complex64) is not
+            # currently registered or supported" at session creation), so today its own
+            # refusal comes first and stands.
+            14: "the Python binding does not convert numpy's complex64 arrays",
+            15: "the Python binding does not convert numpy's complex128 arrays",
+        },
+        # The reference evaluator runs on the numpy arrays onnx.numpy_helper gives (ml_dtypes
+        # ones included): every type feeds and comes back.
+        "onnx-reference": {},
+    }[engine]
+    for what, values in (("feed", model.graph.input), ("read", model.graph.output)):
+        for v in values:
+            code = v.type.tensor_type.elem_type if v.type.HasField("tensor_type") else 0
+            if code in limits:
+                name = DTYPE_NAMES[code]
+                if what == "feed":
+                    return f"the harness cannot feed {name} to {engine} ({limits[code]})"
+                return f"the harness cannot read {name} back from {engine} ({limits[code]})"
+    return None
+
+
+def load_model(case_dir):
+    import onnx
+
+    return onnx.load(os.path.join(case_dir, "model.onnx"))
+
+
+def load_feeds(case_dir, model):
+    """The case's inputs as numpy arrays; NotRun where onnx cannot read one."""
     import onnx
     from onnx import numpy_helper
 
-    model = onnx.load(os.path.join(case_dir, "model.onnx"))
     data = os.path.join(case_dir, "test_data_set_0")
     feeds = {}
     for k, graph_input in enumerate(model.graph.input):
-        tensor = onnx.load_tensor(os.path.join(data, f"input_{k}.pb"))
-        feeds[graph_input.name] = numpy_helper.to_array(tensor)
-    return model, feeds
+        try:
+            tensor = onnx.load_tensor(os.path.join(data, f"input_{k}.pb"))
+            feeds[graph_input.name] = numpy_helper.to_array(tensor)
+        except Exception as e:
+            raise NotRun(f"the harness cannot load input_{k}.pb ({type(e).__name__}: {e})")
+    return feeds
+
+
+# bfloat16's ONNX element type code (DTYPE_NAMES).
+BFLOAT16 = 16
+
+
+def _declared_types(model):
+    """The element type codes `model`'s graph inputs and outputs declare."""
+    return {
+        v.type.tensor_type.elem_type
+        for v in list(model.graph.input) + list(model.graph.output)
+        if v.type.HasField("tensor_type")
+    }
+
+
+def _ort_run_bfloat16(session, feeds):
+    """session.run for a model with bfloat16 inputs or outputs, which the binding's numpy
+    conversion does not take or give: each bfloat16 feed goes in as an OrtValue made from
+    its uint16 bits tagged BFLOAT16, every other feed as OrtValue.ortvalue_from_numpy; a
+    bfloat16 output comes back as its bytes, copied out of the OrtValue and viewed as
+    ml_dtypes.bfloat16 (the type onnx.numpy_helper gives the expected output)."""
+    import ctypes
+
+    import ml_dtypes
+    import onnxruntime as ort
+    from onnx import TensorProto
+
+    values = {}
+    for name, x in feeds.items():
+        if x.dtype == ml_dtypes.bfloat16:
+            bits = np.ascontiguousarray(x).view(np.uint16)
+            values[name] = ort.OrtValue.ortvalue_from_numpy_with_onnx_type(
+                bits, TensorProto.BFLOAT16
+            )
+        else:
+            values[name] = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+    out = session.run_with_ort_values(None, values)[0]
+    if out.data_type() != "tensor(bfloat16)":
+        return out.numpy()
+    shape = tuple(out.shape())
+    count = int(np.prod(shape, dtype=np.int64))
+    size = out.tensor_size_in_bytes()
+    if size != 2 * count:
+        raise NotRun(f"the harness cannot read a bfloat16 output of shape {list(shape)} "
+                     f"that holds {size} bytes")
+    # An empty output may have no buffer at all: read nothing from it.
+    raw = ctypes.string_at(out.data_ptr(), size) if size else b""
+    return np.frombuffer(raw, dtype=np.uint16).reshape(shape).view(ml_dtypes.bfloat16)
 
 
 def run_onnxruntime(case_dir):
     import onnxruntime as ort
 
-    _, feeds = load_case(case_dir)
+    model = load_model(case_dir)
     options = ort.SessionOptions()
     options.log_severity_level = 4
+    # The session first: its errors are onnxruntime's own, whatever the types.
     session = ort.InferenceSession(
         os.path.join(case_dir, "model.onnx"), options, providers=["CPUExecutionProvider"]
     )
-    return session.run(None, feeds)[0]
+    limit = harness_limit("onnxruntime", model)
+    if limit is not None:
+        raise NotRun(limit)
+    feeds = load_feeds(case_dir, model)
+    try:
+        if BFLOAT16 in _declared_types(model):
+            return _ort_run_bfloat16(session, feeds)
+        return session.run(None, feeds)[0]
+    except Exception as e:
+        # A conversion `harness_limit` does not know of: the binding's, not the runtime's.
+        if any(m in str(e) for m in ORT_BINDING_ERRORS):
+            raise NotRun(f"the harness cannot feed or read this case's types ({e})")
+        raise
 
 
 def run_reference(case_dir):
     from onnx.reference import ReferenceEvaluator
 
-    model, feeds = load_case(case_dir)
+    model = load_model(case_dir)
+    limit = harness_limit("onnx-reference", model)
+    if limit is not None:
+        raise NotRun(limit)
+    feeds = load_feeds(case_dir, model)
     return ReferenceEvaluator(model).run(None, feeds)[0]
 
 
@@ -99,10 +271,12 @@ def grade(engine, case_dir, entry):
     expected = entry["expected"]
     try:
         got = ENGINES[engine](case_dir)
+    except NotRun as e:  # the harness's limit, not the peer's
+        return {"verdict": "untested", "detail": f"not run: {e}"}
     except Exception as e:  # the peer refused the case
         if "error" in expected:
             return {"verdict": "pass"}
-        return {"verdict": "refused", "detail": f"{type(e).__name__}: {e}"[:DETAIL_CHARS]}
+        return {"verdict": "refused", "detail": f"{type(e).__name__}: {e}"}
     if "error" in expected:
         shape = list(np.asarray(got).shape)
         cls = expected["error"]["class"]
@@ -114,6 +288,52 @@ def grade(engine, case_dir, entry):
     want = numpy_helper.to_array(onnx.load_tensor(path))
     diff = first_difference(got, want)
     return {"verdict": "pass"} if diff is None else {"verdict": "wrong", "detail": diff}
+
+
+def credit_error(verdict, twin, twin_verdict):
+    """As padkit_conformance::grade::credit_error: the verdict of a case that must fail,
+    given its valid twin's verdict on the same engine (None where the twin did not run).
+    An error passes only where the engine passes the twin; a twin declared unsupported
+    makes the case unsupported too; a twin not passed or not run leaves it untested. Other
+    verdicts stand as they are."""
+    if verdict["verdict"] != "pass":
+        return verdict
+    if twin_verdict is None:
+        return {
+            "verdict": "untested",
+            "detail": f"its error is not credited: the case's valid twin `{twin}` did not run",
+        }
+    if twin_verdict["verdict"] == "pass":
+        return verdict
+    detail = twin_verdict.get("detail", "")
+    if twin_verdict["verdict"] == "refused" and detail.startswith(UNSUPPORTED):
+        rest = detail[len(UNSUPPORTED):]
+        return {"verdict": "refused", "detail": f"{UNSUPPORTED}as its valid twin `{twin}`: {rest}"}
+    return {
+        "verdict": "untested",
+        "detail": "its error is not credited: the engine does not pass the case's valid twin "
+        f"`{twin}` ({twin_verdict['verdict']})",
+    }
+
+
+def clip(text, n=DETAIL_CHARS):
+    """`text` cut to `n` characters, with `…` when cut (as padkit's report keeps details)."""
+    return text if len(text) <= n else text[:n] + "…"
+
+
+VERDICTS = ("pass", "refused", "wrong", "crash", "untested")
+
+
+def tally(report, engine):
+    """ENGINE: N passed, N refused, N wrong, N crash, N untested."""
+    n = dict.fromkeys(VERDICTS, 0)
+    for row in report["cases"]:
+        if engine in row["results"]:
+            n[row["results"][engine]["verdict"]] += 1
+    return (
+        f"{engine}: {n['pass']} passed, {n['refused']} refused, {n['wrong']} wrong, "
+        f"{n['crash']} crash, {n['untested']} untested"
+    )
 
 
 def worker(engine, jobs, results):
@@ -176,10 +396,23 @@ def main():
             elif "harness_error" in verdict:
                 sys.exit(f"tests/peers/run.py failed on {entry['name']}:\n{verdict['harness_error']}")
             row["results"][engine] = verdict
-        print(f"{engine}: {len(manifest['cases'])} cases", file=sys.stderr)
         if proc is not None:
             jobs.put(None)
             proc.join()
+        # The twins, once every case has its verdict (the manifest puts a twin first, but
+        # nothing here relies on it): an error is credited only where the twin passes.
+        graded = {row["name"]: row["results"][engine] for row in report["cases"]}
+        for entry, row in zip(manifest["cases"], report["cases"]):
+            twin = entry.get("twin")
+            if twin is not None:
+                verdict = credit_error(graded[entry["name"]], twin, graded.get(twin))
+                row["results"][engine] = verdict
+        for row in report["cases"]:
+            v = row["results"][engine]
+            if "detail" in v:
+                v["detail"] = clip(v["detail"])
+    for engine in engines:
+        print(tally(report, engine), file=sys.stderr)
     # As padkit_conformance::Report::to_json writes it: a case per line.
     compact = {"separators": (",", ":"), "ensure_ascii": False}
     lines = [json.dumps(c, **compact) for c in report["cases"]]
