@@ -6,7 +6,8 @@
 //!     docs/conformance/peers.json --update README.md
 //! ```
 //!
-//! makes of them (the command the README gives to regenerate it).
+//! makes of them (the command the README gives to regenerate it); and the catalogue's
+//! sizes the README quotes are the catalogue's.
 
 use padkit_conformance::Report;
 use padkit_conformance::report::splice;
@@ -26,7 +27,7 @@ fn read(rel: &str) -> String {
 #[test]
 fn the_readme_table_is_generated_from_the_reports_beside_it() {
     let reports = REPORTS.map(|r| Report::from_json(&read(r)).unwrap());
-    let merged = Report::merge(reports);
+    let merged = Report::try_merge(reports).expect("the reports do not overlap");
     for engine in [
         "core",
         "tract",
@@ -49,4 +50,37 @@ fn the_readme_table_is_generated_from_the_reports_beside_it() {
          `cargo run -p padkit-cli -- suite table {} --update README.md`",
         REPORTS.join(" ")
     );
+}
+
+/// `n` as the README writes counts: thousands set apart by a space (`5 468`).
+fn spaced(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn the_readme_quotes_the_catalogues_sizes() {
+    use padkit_conformance::{Size, cases};
+    let (full, small) = (
+        spaced(cases(Size::Full).len()),
+        spaced(cases(Size::Small).len()),
+    );
+    let readme = read("README.md").replace('\n', " ");
+    for quote in [
+        format!("small conformance suite ({small} ONNX Pad models"),
+        format!("the full {full}-case suite"),
+        format!("catalogue: {full} deterministic cases (`--small`: {small})"),
+    ] {
+        assert!(
+            readme.contains(&quote),
+            "README.md does not say {quote:?}: update its counts"
+        );
+    }
 }
