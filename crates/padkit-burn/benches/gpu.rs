@@ -1,14 +1,16 @@
 //! padkit-burn on Burn's wgpu backend with Burn's default fusion (`--features wgpu`):
 //! padkit's CubeCL kernel ("native") against padkit's composed path, Burn's own
 //! `Tensor::pad` (the modes it has, without crops) and the floor, a device-to-device copy
-//! of the output's size, on the workloads of issue 24.
+//! of the output's size.
 //!
-//! Each job runs its operation and waits for the device (`Device::sync`); the jobs of a
-//! workload are timed once per round in an order shuffled each round, and the table
-//! gives medians over the rounds of per-round ratios: forwards to the copy and Burn's
-//! pad to native; native's backward alone (forward+backward, i.e. `y.sum().backward()`
-//! and the input's gradient, less the forward and less the same sum and backward on a
-//! leaf of the output's shape) to its forward; and the others' forward+backward to
+//! Each job runs its operation and waits for the device (`Device::sync`) with its results
+//! alive, and the jobs of the autodiff device also read their loss (the output's sum) back,
+//! so that fusion skips no output; the jobs of a workload are timed once per round in an
+//! order shuffled each round, and the table gives medians over the rounds of per-round
+//! ratios: forwards to the copy and Burn's pad to native; native's backward (its
+//! forward+backward, `y.sum().backward()` and the input's gradient, less its forward on
+//! the autodiff device with the same reads: the output, the loss read back, a sync; so the
+//! backward of the sum is in it) to its forward; and the others' forward+backward to
 //! native's.
 //! On a machine without a GPU, wgpu runs on lavapipe (the CPU): compare the ratios of one
 //! run, never absolute times.
@@ -165,18 +167,6 @@ fn run<const D: usize>(w: &Workload, device: &Device, rounds: usize, rng: &mut S
     let mut jobs: Vec<(String, Job)> =
         vec![("copy".into(), copy_job(device, out.iter().product()))];
     let ad = device.clone().autodiff();
-    // The backward of a pad is fwd+bwd less the forward and less this: the same sum and
-    // backward on a leaf of the output's shape.
-    let (leaf, dev) = (float::<D>(&out, &ad).require_grad(), ad.clone());
-    jobs.push((
-        "leaf bwd".into(),
-        Box::new(move || {
-            let grads = leaf.clone().sum().backward();
-            let g = leaf.grad(&grads).unwrap();
-            dev.sync().unwrap();
-            drop(g);
-        }),
-    ));
     for (name, pad) in pads::<D>(w) {
         let (x, dev, p) = (float::<D>(&w.shape, device), device.clone(), pad.clone());
         jobs.push((
@@ -187,14 +177,55 @@ fn run<const D: usize>(w: &Workload, device: &Device, rounds: usize, rng: &mut S
                 drop(y);
             }),
         ));
+        // On the autodiff device, native's forward and every forward+backward make the same
+        // reads: the loss (the output's sum) read back, which needs the output computed,
+        // then a sync with the output (and, after the backward, the gradient) alive. So
+        // fusion skips neither the pad nor the loss, and native's two differ by the
+        // backward alone.
+        if name == "native" {
+            let (x, dev, p) = (
+                float::<D>(&w.shape, &ad).require_grad(),
+                ad.clone(),
+                pad.clone(),
+            );
+            jobs.push((
+                format!("{name} ad fwd"),
+                Box::new(move || {
+                    let y = p(x.clone());
+                    let loss = y.clone().sum();
+                    let _: f32 = loss.clone().into_scalar();
+                    dev.sync().unwrap();
+                    drop((y, loss));
+                }),
+            ));
+        }
         let (x, dev) = (float::<D>(&w.shape, &ad).require_grad(), ad.clone());
         jobs.push((
             format!("{name} fwd+bwd"),
             Box::new(move || {
-                let grads = pad(x.clone()).sum().backward();
+                let y = pad(x.clone());
+                let loss = y.clone().sum();
+                let _: f32 = loss.clone().into_scalar();
+                let grads = loss.backward();
                 let g = x.grad(&grads).unwrap();
                 dev.sync().unwrap();
-                drop(g);
+                drop((y, loss, g));
+            }),
+        ));
+    }
+    // The sum's own backward, with the same reads, on a leaf of the output's shape: what
+    // native's backward holds beside the pad's adjoint.
+    for backward in [false, true] {
+        let (leaf, dev) = (float::<D>(&out, &ad).require_grad(), ad.clone());
+        let name = if backward { "leaf fwd+bwd" } else { "leaf fwd" };
+        jobs.push((
+            name.into(),
+            Box::new(move || {
+                let loss = leaf.clone().sum();
+                let _: f32 = loss.clone().into_scalar();
+                let g = backward.then(|| leaf.grad(&loss.backward()).unwrap());
+                dev.sync().unwrap();
+                drop((loss, g));
             }),
         ));
     }
@@ -207,19 +238,28 @@ fn run<const D: usize>(w: &Workload, device: &Device, rounds: usize, rng: &mut S
             "—".into()
         }
     };
-    // native's backward alone, per round: fwd+bwd − fwd − leaf, over its forward
-    let (fb, f, l) = (time("native fwd+bwd"), time("native fwd"), time("leaf bwd"));
-    let backward: Vec<f64> = (0..fb.len())
-        .map(|r| (fb[r] - f[r] - l[r]) / f[r])
+    // native's backward, per round: fwd+bwd less the forward that made the same reads,
+    // over the plain forward; then the same less the sum's own backward (the leaf's), which
+    // leaves the pad's adjoint
+    let (fb, adf, f) = (
+        time("native fwd+bwd"),
+        time("native ad fwd"),
+        time("native fwd"),
+    );
+    let (lfb, lf) = (time("leaf fwd+bwd"), time("leaf fwd"));
+    let backward: Vec<f64> = (0..fb.len()).map(|r| (fb[r] - adf[r]) / f[r]).collect();
+    let adjoint: Vec<f64> = (0..fb.len())
+        .map(|r| (fb[r] - adf[r] - (lfb[r] - lf[r])) / f[r])
         .collect();
     println!(
-        "| {} | {} | {} | {} | {} | {:.2} | {} | {} |",
+        "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} |",
         w.name,
         cell("native fwd", "copy"),
         cell("composed fwd", "copy"),
         cell("burn fwd", "copy"),
         cell("burn fwd", "native fwd"),
         median(backward),
+        median(adjoint),
         cell("composed fwd+bwd", "native fwd+bwd"),
         cell("burn fwd+bwd", "native fwd+bwd"),
     );
@@ -242,10 +282,10 @@ fn main() {
     println!();
     println!(
         "| workload | native / copy | composed / copy | Burn's pad / copy | Burn's pad / native \
-         | native backward / native forward | composed fwd+bwd / native fwd+bwd \
-         | Burn fwd+bwd / native fwd+bwd |"
+         | native backward / native forward | the pad's adjoint / native forward \
+         | composed fwd+bwd / native fwd+bwd | Burn fwd+bwd / native fwd+bwd |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     let chosen = |w: &Workload| only.is_empty() || only.iter().any(|o| w.name.contains(o.as_str()));
     for w in workloads().into_iter().filter(chosen) {
         match w.shape.len() {

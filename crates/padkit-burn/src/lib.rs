@@ -20,6 +20,19 @@
 //! autodiff differentiates. [`pad_path`] says which path a call takes and why;
 //! [`kernel_runs`] counts what ran.
 //!
+//! **Without the feature for a device's backend, that device gets the composed path.**
+//! Correct, but on a GPU slower than Burn's own `Tensor::pad`: a Burn user on wgpu needs
+//! padkit-burn's `wgpu` feature. [`pad_path`] then names the missing feature
+//! ([`Reason::FeatureOff`]), and the first such pad logs a warning through the `log`
+//! facade.
+//!
+//! Runtimes: the CubeCL kernel is compiled and run on **wgpu** only (in CI, on lavapipe,
+//! Mesa's Vulkan on the CPU, with and without burn-fusion). **Metal**: the `metal` feature
+//! resolves and compiles in CI on Linux, but cubecl-wgpu compiles its MSL backend only on
+//! macOS, so no Metal code is generated or run. **CUDA** and **ROCm**: never compiled
+//! anywhere (Burn's `cuda` and `rocm` features pull tracel-llvm-bundler, which downloads
+//! LLVM during the build) and never run.
+//!
 //! ```
 //! use burn::tensor::{Device, Tensor};
 //! use padkit_burn::{PadExt, PaddingMode};
@@ -66,11 +79,12 @@ impl PadKind for Float {}
 impl PadKind for Int {}
 impl PadKind for Bool {}
 
-/// True for devices whose backend has a padkit kernel: Flex (feature `flex`), NdArray
-/// (feature `ndarray`) and Burn's CubeCL backend (features `wgpu`, `cuda`, `rocm`,
-/// `metal`, or `cube`); on an autodiff device over them, only with the `autodiff`
-/// feature, which brings the native backward. Every other device takes the composed path;
-/// [`pad_path`] also weighs the element type and size of one call.
+/// True for devices whose backend has a padkit kernel in this build: Flex (feature
+/// `flex`), NdArray (feature `ndarray`) and Burn's CubeCL backend (features `wgpu`, `cuda`,
+/// `rocm`, `metal`, or `cube`; run on wgpu only, see the crate docs); on an autodiff
+/// device over them, only with the `autodiff` feature, which brings the native backward.
+/// Every other device takes the composed path; [`pad_path`] also weighs the element type
+/// and size of one call (for f32, as here).
 ///
 /// ```
 /// use burn::tensor::{DType, Device};

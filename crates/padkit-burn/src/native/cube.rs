@@ -1,4 +1,5 @@
-//! The native pad on Burn's CubeCL backend (wgpu, CUDA, ROCm, Metal): two launches of
+//! The native pad on Burn's CubeCL backend (run on wgpu only; the crate docs say which
+//! runtimes are built and run where): two launches of
 //! [`kernel::pad_kernel`] (the rows' centers, then their borders) write the output once,
 //! reading the input in place through its strides; the backward is two launches of
 //! [`kernel::adjoint_kernel`]. The only host work is planning the small per-axis
@@ -241,8 +242,9 @@ fn width(
         .unwrap_or(1)
 }
 
+/// The pad of `x` on its device: two launches (fewer where a part of the rows is empty,
+/// none for an empty output), each counted as it is launched.
 fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
-    count(Counter::DeviceForward);
     let plan = &checked.plan;
     debug_assert_eq!(plan.input_shape(), &x.shape()[..], "{CHECKED}");
     let out_shape = Shape::from(plan.output_shape().to_vec());
@@ -302,12 +304,15 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
                 dtype,
             );
         }
+        count(Counter::DeviceForward);
     }
     output
 }
 
+/// The adjoint of a pad of an input of `in_shape` by `spec`, applied to `grad`: two
+/// launches (fewer where a part of the rows is empty, none for an empty input), each
+/// counted as it is launched.
 fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTensor {
-    count(Counter::DeviceBackward);
     let result = empty_device_contiguous_dtype(
         grad.client.clone(),
         grad.device.clone(),
@@ -359,6 +364,7 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
                 dtype,
             );
         }
+        count(Counter::DeviceBackward);
     }
     result
 }

@@ -1,7 +1,9 @@
 //! padkit's CubeCL kernels on Burn's CubeCL backend itself, without burn-fusion: the
-//! suites' named cases and 1 000 random valid ones, every kind (floats also as a strided
+//! suites' named cases, 1 000 random valid ones and rows long enough for many of the
+//! kernels' threads (`support::long_cases`), every kind (floats also as a strided
 //! view) and the backward, called on `CubeBackend` directly and compared with
-//! padkit-conformance's naive reference; each call runs its kernel exactly once.
+//! padkit-conformance's naive reference; each call launches its kernel as many times as
+//! [`support::launches`] expects (none for an empty output).
 //!
 //! A Burn built with fusion (Burn's default, and padkit-burn's `wgpu` feature) puts
 //! `Fusion<CubeBackend>` in front of `Device::wgpu` tensors, so the integration suites
@@ -10,6 +12,8 @@
 
 #[path = "../../../tests/support/mod.rs"]
 mod support;
+
+use std::ops::RangeInclusive;
 
 use burn::backend::ops::{BoolTensorOps, FloatTensorOps, IntTensorOps};
 use burn::backend::{DispatchDevice, TensorMetadata};
@@ -20,7 +24,7 @@ use burn_cubecl::{CubeBackend, CubeDevice};
 use super::super::{Checked, PadBackend};
 use crate::Fill;
 use crate::path::kernel_runs;
-use support::{Case, check_named_and_random, transposed, weights_and_adjoint};
+use support::{Case, check_named_and_random, launches, transposed, weights_and_adjoint};
 
 /// The CubeCL device behind Burn's wgpu device on Vulkan's CPU adapter.
 fn device() -> CubeDevice {
@@ -30,9 +34,14 @@ fn device() -> CubeDevice {
     }
 }
 
-/// Runs `f` and asserts that it ran the forward (or, `backward`, the adjoint) kernel
-/// exactly once.
-fn once<T>(backward: bool, what: &str, f: impl FnOnce() -> T) -> T {
+/// Runs `f` and asserts that it launched the pad kernel (or, `backward`, the adjoint
+/// kernel) a number of times in `expected`; `f` must read its result.
+fn launched<T>(
+    backward: bool,
+    expected: RangeInclusive<u64>,
+    what: &str,
+    f: impl FnOnce() -> T,
+) -> T {
     let runs = || {
         let runs = kernel_runs();
         if backward {
@@ -43,7 +52,11 @@ fn once<T>(backward: bool, what: &str, f: impl FnOnce() -> T) -> T {
     };
     let before = runs();
     let out = f();
-    assert_eq!(runs() - before, 1, "{what}: kernel runs");
+    let n = runs() - before;
+    assert!(
+        expected.contains(&n),
+        "{what}: {n} launches, not {expected:?}"
+    );
     out
 }
 
@@ -56,7 +69,8 @@ fn padded(
     read: fn(CubeTensor) -> TensorData,
 ) -> TensorData {
     let checked = Checked::new(&c.shape, x.dtype(), &c.spec, fill).expect("a valid case");
-    once(false, &format!("{c:?}"), || read(pad(x, checked)))
+    let expected = launches(c, false);
+    launched(false, expected, &format!("{c:?}"), || read(pad(x, checked)))
 }
 
 fn read_float(x: CubeTensor) -> TensorData {
@@ -123,19 +137,29 @@ fn check(device: &CubeDevice, c: &Case) -> bool {
     let want: Vec<f32> = want.into_iter().map(|g| g as f32).collect();
     let w: Vec<f32> = w.into_iter().map(|g| g as f32).collect();
     let grad = CubeBackend::float_from_data(TensorData::new(w, out_shape), device);
-    let got = once(true, &format!("gradient of {c:?}"), || {
-        read_float(CubeBackend::padkit_pad_float_backward(
-            grad,
-            c.shape.to_vec(),
-            c.spec.clone(),
-        ))
-    });
+    let got = launched(
+        true,
+        launches(c, true),
+        &format!("gradient of {c:?}"),
+        || {
+            read_float(CubeBackend::padkit_pad_float_backward(
+                grad,
+                c.shape.to_vec(),
+                c.spec.clone(),
+            ))
+        },
+    );
     assert_eq!(got.to_vec::<f32>().unwrap(), want, "gradient of {c:?}");
     true
 }
 
 #[test]
 fn the_kernels_on_cube_backend_without_fusion_match_the_reference() {
+    let _counters = support::counters();
     let device = device();
     check_named_and_random(|c| check(&device, c));
+    // rows long enough for many threads of the center, every mode, every kind
+    for c in support::long_cases() {
+        assert!(check(&device, &c), "{c:?} is a valid pad");
+    }
 }
