@@ -1,12 +1,12 @@
 //! `padkit conformance`: every ONNX backend-test case below some directories, on every
 //! engine, each case isolated so that one failure is one failure.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail, ensure};
+use anyhow::{Result, bail, ensure};
 
 use crate::engine::{self, Engine};
 use crate::suite::read_manifest;
@@ -14,7 +14,7 @@ use crate::verdict::{Expect, Tally, class_check, judge};
 use padkit::Tensor;
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error};
-use padkit_onnx::data::{find_cases, numbered, read_model};
+use padkit_onnx::data::{data_sets, find_cases, numbered, read_model};
 use padkit_onnx::graph::{Outcome, graph_inputs, is_pad_graph};
 use padkit_onnx::names::printable;
 use tract_onnx::pb::ModelProto;
@@ -124,13 +124,14 @@ pub fn run_with(
         // The cases a manifest lists that are not there (of the suites below the root:
         // a case given as the root takes its tags from the suite around it, whose other
         // cases are not asked for).
+        let present: HashSet<&PathBuf> = found.iter().collect();
         for dir in suites.iter().filter(|s| s.starts_with(d)) {
             let Some(Some(m)) = manifests.get(dir) else {
                 continue;
             };
             for (i, e) in m.cases.iter().enumerate() {
                 let case = dir.join(&e.name);
-                if !found.contains(&case) {
+                if !present.contains(&case) {
                     here.push((case, Some(i), true));
                 }
             }
@@ -378,23 +379,6 @@ fn watched(
             format!("the {} engine's thread died", engine.name())
         }
     })
-}
-
-/// The `test_data_set_*` folders of a case, sorted.
-fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
-    let entries = std::fs::read_dir(case)
-        .with_context(|| format!("cannot read directory {}", case.display()))?;
-    let mut sets: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))
-        })
-        .collect();
-    sets.sort();
-    Ok(sets)
 }
 
 fn print_line(name: &str, verdict: &Verdict) {

@@ -189,13 +189,13 @@ fn clip(text: &str) -> String {
 /// answer within the harness's default timeout a failure.
 mod as_a_user {
     use std::collections::BTreeMap;
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     use std::sync::mpsc;
     use std::time::Duration;
 
     use anyhow::{Context, Result, bail, ensure};
     use padkit_conformance::compare::{Tolerance, first_difference};
-    use padkit_onnx::data::{find_cases, numbered, read_model};
+    use padkit_onnx::data::{data_sets, find_cases, numbered, read_model};
     use padkit_onnx::graph::is_pad_graph;
     use padkit_onnx::isolate::{install_hook, isolated};
     use prost::Message;
@@ -301,22 +301,6 @@ mod as_a_user {
             }
         }
         Ok(())
-    }
-
-    /// The `test_data_set_*` folders of a case, sorted.
-    fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
-        let mut sets: Vec<PathBuf> = std::fs::read_dir(case)
-            .with_context(|| format!("cannot read directory {}", case.display()))?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))
-            })
-            .collect();
-        sets.sort();
-        Ok(sets)
     }
 }
 

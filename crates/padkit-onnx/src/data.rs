@@ -9,6 +9,35 @@ use tract_onnx::pb::ModelProto;
 
 use crate::proto::decode_tensor;
 
+/// The `test_data_set_*` folders of a case, sorted.
+///
+/// # Errors
+///
+/// When `case` cannot be read as a directory.
+///
+/// ```
+/// let case = std::env::temp_dir().join("padkit-doc-data-sets");
+/// std::fs::create_dir_all(case.join("test_data_set_1")).unwrap();
+/// std::fs::create_dir_all(case.join("test_data_set_0")).unwrap();
+/// let sets = padkit_onnx::data::data_sets(&case).unwrap();
+/// assert_eq!(sets, vec![case.join("test_data_set_0"), case.join("test_data_set_1")]);
+/// ```
+pub fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(case)
+        .with_context(|| format!("cannot read directory {}", case.display()))?;
+    let mut sets: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))
+        })
+        .collect();
+    sets.sort();
+    Ok(sets)
+}
+
 /// Every folder below `dir` holding `model.onnx`, sorted. Symbolic links to directories
 /// are not followed, so a link back up the tree cannot make the walk endless.
 ///
