@@ -1,19 +1,23 @@
-//! The README's conformance table is what the committed reports say: the table between
-//! its markers is exactly what
+//! The conformance table is what the committed reports say: the table between the markers
+//! of `docs/conformance.md` is exactly what
 //!
 //! ```sh
 //! cargo run -p padkit-cli -- suite table docs/conformance/padkit.json \
-//!     docs/conformance/peers.json --update README.md
+//!     docs/conformance/peers.json --update docs/conformance.md
 //! ```
 //!
-//! makes of them (the command the README gives to regenerate it); and the catalogue's
-//! sizes the README quotes are the catalogue's.
+//! makes of them (the command that page gives to regenerate it), and the README's row of it
+//! is the table's first three lines; the catalogue's sizes the README and that page quote
+//! are the catalogue's.
 
 use padkit_conformance::Report;
 use padkit_conformance::report::splice;
 
 /// The reports, in column order: padkit's engines and the stock Rust engines (`padkit
 /// conformance --report json`), then the peers (`tests/peers/run.py`).
+/// The page that holds the whole table.
+const TABLE: &str = "docs/conformance.md";
+
 const REPORTS: [&str; 2] = [
     "docs/conformance/padkit.json",
     "docs/conformance/peers.json",
@@ -25,7 +29,7 @@ fn read(rel: &str) -> String {
 }
 
 #[test]
-fn the_readme_table_is_generated_from_the_reports_beside_it() {
+fn the_table_is_generated_from_the_reports_beside_it() {
     let reports = REPORTS.map(|r| Report::from_json(&read(r)).unwrap());
     let merged = Report::try_merge(reports).expect("the reports do not overlap");
     for engine in [
@@ -42,13 +46,20 @@ fn the_readme_table_is_generated_from_the_reports_beside_it() {
             "no report of {engine}"
         );
     }
-    let readme = read("README.md");
-    let regenerated = splice(&readme, &merged.table()).expect("the README has the table's markers");
+    let table = merged.table();
+    let page = read(TABLE);
+    let regenerated = splice(&page, &table).expect("the page has the table's markers");
     assert!(
-        regenerated == readme,
-        "README.md's conformance table differs from the reports; regenerate it with \
-         `cargo run -p padkit-cli -- suite table {} --update README.md`",
+        regenerated == page,
+        "{TABLE}'s conformance table differs from the reports; regenerate it with \
+         `cargo run -p padkit-cli -- suite table {} --update {TABLE}`",
         REPORTS.join(" ")
+    );
+    let row: String = table.lines().take(3).map(|l| format!("{l}\n")).collect();
+    assert!(
+        read("README.md").contains(&row),
+        "README.md's row of the conformance table differs from the reports; copy the first \
+         three lines of {TABLE}'s table there:\n{row}"
     );
 }
 
@@ -72,15 +83,20 @@ fn the_readme_quotes_the_catalogues_sizes() {
         spaced(cases(Size::Full).len()),
         spaced(cases(Size::Small).len()),
     );
-    let readme = read("README.md").replace('\n', " ");
-    for quote in [
-        format!("small conformance suite ({small} ONNX Pad models"),
-        format!("the full {full}-case suite"),
-        format!("catalogue: {full} deterministic cases (`--small`: {small})"),
+    for (doc, quote) in [
+        (
+            "README.md",
+            format!("small conformance suite ({small} ONNX Pad models"),
+        ),
+        ("README.md", format!("the full {full}-case suite")),
+        (
+            TABLE,
+            format!("catalogue: {full} deterministic cases (`--small`: {small})"),
+        ),
     ] {
         assert!(
-            readme.contains(&quote),
-            "README.md does not say {quote:?}: update its counts"
+            read(doc).replace('\n', " ").contains(&quote),
+            "{doc} does not say {quote:?}: update its counts"
         );
     }
 }

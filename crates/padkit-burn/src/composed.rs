@@ -30,7 +30,7 @@ pub fn pad_composed<const D: usize, K: crate::PadKind>(
 ) -> Result<Tensor<D, K>, PadError> {
     let shape = x.dims();
     let (dtype, device) = (x.dtype(), x.device());
-    let plan = crate::check(&shape, dtype, spec, fill)?;
+    let plan = crate::check::check(&shape, dtype, spec, fill)?;
     let out_shape: [usize; D] = plan.output_shape().try_into().expect("rank D");
     // An empty output, or an empty input (all fill): made directly, then tied to the input
     // in the autodiff graph. Burn's `cat` drops empty tensors (and with them the graph),

@@ -41,25 +41,27 @@
 //! assert_eq!(y.into_data().try_to_vec::<f32>().unwrap(), vec![2.0, 1.0, 2.0, 1.0, 4.0, 3.0, 4.0, 3.0]);
 //! ```
 
+mod check;
 mod composed;
+mod counters;
 mod fill;
 mod host;
 pub mod import;
 mod module;
 mod native;
 mod padding;
-mod path;
+mod route;
 
 pub use composed::pad_composed;
+pub use counters::{KernelRuns, kernel_runs};
 pub use fill::Fill;
 pub use module::{Pad, PadConfig};
 pub use padding::{OnAxes, Padding, PaddingMode, on_axes};
 pub use padkit;
 pub use padkit::{PadError, PadSpec};
-pub use path::{KernelRuns, PadPath, Reason, kernel_runs, pad_path};
+pub use route::{PadPath, Reason, pad_path};
 
 use burn::tensor::{Bool, Device, Float, Int, Tensor, kind::Basic};
-use padkit::Plan;
 
 use native::{Checked, Native};
 
@@ -190,23 +192,6 @@ impl<const D: usize, K: PadKind> PadExt for Tensor<D, K> {
     fn padkit_pad_spec(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError> {
         pad_with(self, spec, fill)
     }
-}
-
-/// Checks `spec` and `fill` against a tensor of `dims` and `dtype`, and that its output
-/// can be allocated and be a backend tensor (the backends allocate infallibly and compute
-/// strides unchecked); returns the plan. Both paths, native and composed, start here.
-fn check(
-    dims: &[usize],
-    dtype: burn::tensor::DType,
-    spec: &PadSpec,
-    fill: Fill,
-) -> Result<Plan, PadError> {
-    let width = fill::width(dtype)?;
-    let plan = Plan::new(dims, spec, width)?;
-    fill.bytes(dtype)?;
-    padkit::check_allocatable(plan.output_len() * width)?;
-    padkit::check_strides(plan.output_shape())?;
-    Ok(plan)
 }
 
 /// The crate's README, whose snippets run as doctests.

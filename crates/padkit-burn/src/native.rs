@@ -22,8 +22,8 @@ use burn::tensor::{Bool, DType, DispatchTensor, Float, Int, Shape, TensorData, r
 use padkit::{PadError, PadSpec, Plan};
 
 use crate::Fill;
+use crate::counters::{Counter, count};
 use crate::host::adjoint_data;
-use crate::path::{Counter, count};
 
 #[cfg(feature = "autodiff")]
 mod autodiff;
@@ -58,7 +58,7 @@ impl Checked {
         spec: &PadSpec,
         fill: Fill,
     ) -> Result<Checked, PadError> {
-        let plan = crate::check(dims, dtype, spec, fill)?;
+        let plan = crate::check::check(dims, dtype, spec, fill)?;
         Ok(Checked {
             spec: spec.clone(),
             plan,

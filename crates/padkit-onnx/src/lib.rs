@@ -8,7 +8,8 @@
 //! ([`tract`]); printable names ([`names`]). And what running a model needs before any
 //! engine sees it: the checks ONNX Runtime makes at load time and the evaluation of Pad
 //! graphs ([`graph`]), the run through tract stage by stage ([`tract_run`]), and panics
-//! turned into errors ([`isolate`]).
+//! turned into errors ([`isolate`]). The ONNX fuzz targets' bodies ([`fuzz`]), which
+//! `cargo fuzz` and the corpus replay test both call.
 //!
 //! Not a published library: its callers report the error text itself, so its functions
 //! carry no `# Errors` sections.
@@ -16,6 +17,7 @@
 
 pub mod data;
 pub mod external;
+pub mod fuzz;
 pub mod graph;
 pub mod isolate;
 pub mod model;

@@ -5,8 +5,11 @@
 //!   formula, in `i128`), independent of the kernels;
 //! - [`check`]: every public run path of the core against that reference, on outputs that
 //!   start as a sentinel pattern, so an element the kernel forgets to write shows;
-//! - [`fuzz`]: the core fuzz target's body, and [`onnx_fuzz`]: the ONNX targets' (readers,
-//!   tract_model, nnef), which `cargo fuzz` and the corpus replay tests both call.
+//! - [`fuzz`]: the core fuzz target's body, which `cargo fuzz` and the corpus replay test
+//!   both call (the ONNX targets' bodies live beside the ONNX code, in `padkit_onnx::fuzz`).
+//!
+//! It needs only padkit and padkit-conformance, so the core's test build compiles no
+//! framework.
 //!
 //! ```
 //! use padkit::PadMode;
@@ -18,7 +21,6 @@
 
 pub mod check;
 pub mod fuzz;
-pub mod onnx_fuzz;
 
 pub use check::check_core;
 pub use padkit_conformance::reference::{self, Case, ErrClass, class_of};

@@ -24,7 +24,7 @@ use padkit::PadSpec;
 
 use super::{CHECKED, Checked, PadBackend};
 use crate::Fill;
-use crate::path::{Counter, count};
+use crate::counters::{Counter, count};
 
 impl PadBackend for CubeBackend {
     fn padkit_pad_float(x: CubeTensor, checked: Checked) -> CubeTensor {
@@ -71,10 +71,10 @@ fn heads(heads: &[tables::Head]) -> kernel::HeadsLaunch {
         field(|h| h.center_len),
         field(|h| h.center_src),
         field(|h| h.block),
-        field(|h| h.lo),
-        field(|h| h.hi),
-        field(|h| h.lo2),
-        field(|h| h.hi2),
+        field(|h| h.first_window_start),
+        field(|h| h.first_window_end),
+        field(|h| h.second_window_start),
+        field(|h| h.second_window_end),
     )
 }
 

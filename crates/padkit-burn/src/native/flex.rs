@@ -7,9 +7,9 @@ use padkit::Plan;
 
 use super::{CHECKED, Checked, PadBackend};
 use crate::Fill;
+use crate::counters::{Counter, count};
 use crate::fill::width;
 use crate::host::pad_host;
-use crate::path::{Counter, count};
 
 impl PadBackend for Flex {
     fn padkit_pad_float(x: FlexTensor, checked: Checked) -> FlexTensor {

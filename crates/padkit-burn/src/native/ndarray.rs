@@ -9,8 +9,8 @@ use padkit::Plan;
 
 use super::{CHECKED, Checked, PadBackend};
 use crate::Fill;
+use crate::counters::{Counter, count};
 use crate::host::pad_host;
-use crate::path::{Counter, count};
 
 impl PadBackend for NdArray {
     fn padkit_pad_float(x: NdArrayTensor, checked: Checked) -> NdArrayTensor {

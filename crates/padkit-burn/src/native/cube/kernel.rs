@@ -21,10 +21,10 @@ pub(super) struct Heads {
     center_len: Sequence<usize>,
     center_src: Sequence<usize>,
     block: Sequence<usize>,
-    lo: Sequence<usize>,
-    hi: Sequence<usize>,
-    lo2: Sequence<usize>,
-    hi2: Sequence<usize>,
+    first_window_start: Sequence<usize>,
+    first_window_end: Sequence<usize>,
+    second_window_start: Sequence<usize>,
+    second_window_end: Sequence<usize>,
 }
 
 /// `output[p] = input[source(p)]`, or `fill` where an axis maps `p` to no source, for one
@@ -324,13 +324,13 @@ fn targets(
 /// holds `q`.
 #[cube]
 fn offset(q: usize, dim: usize, heads: &Heads) -> usize {
-    let lo = heads.lo[dim];
-    let hi = heads.hi[dim];
-    let lo2 = heads.lo2[dim];
+    let lo = heads.first_window_start[dim];
+    let hi = heads.first_window_end[dim];
+    let lo2 = heads.second_window_start[dim];
     let mut at = 0;
     if q >= lo && q < hi {
         at = heads.block[dim] + q - lo;
-    } else if q >= lo2 && q < heads.hi2[dim] {
+    } else if q >= lo2 && q < heads.second_window_end[dim] {
         at = heads.block[dim] + hi - lo + 1 + q - lo2;
     }
     at

@@ -12,19 +12,21 @@ use padkit::{AxisBorders, PadError, PadSpec, axis_borders};
 
 /// One axis' scalars: output index `center_out + t` reads input index `center_src + t`
 /// for `t < center_len`; its entries begin at `block` in the table. The adjoint's border
-/// targets are listed for the input indices of two disjoint windows, `lo..hi` and
-/// `lo2..hi2` (empty when `lo2 == hi2`), whose offsets begin at `block` and
-/// `block + hi - lo + 1`.
+/// targets are listed for the input indices of two disjoint windows,
+/// `first_window_start..first_window_end` and `second_window_start..second_window_end`
+/// (the input indices the borders before and after the center read; the second empty
+/// when they merge), whose offsets begin at `block` and `block + first_window_end -
+/// first_window_start + 1`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Head {
     pub(crate) center_out: usize,
     pub(crate) center_len: usize,
     pub(crate) center_src: usize,
     pub(crate) block: usize,
-    pub(crate) lo: usize,
-    pub(crate) hi: usize,
-    pub(crate) lo2: usize,
-    pub(crate) hi2: usize,
+    pub(crate) first_window_start: usize,
+    pub(crate) first_window_end: usize,
+    pub(crate) second_window_start: usize,
+    pub(crate) second_window_end: usize,
 }
 
 impl Head {
@@ -43,7 +45,10 @@ impl Head {
     /// window), as the adjoint's center launch sums them.
     pub(crate) fn sole_target_vectors(&self, width: usize) -> (usize, usize) {
         let mut pieces = vec![(self.center_src, self.center_src + self.center_len)];
-        for (lo, hi) in [(self.lo, self.hi), (self.lo2, self.hi2)] {
+        for (lo, hi) in [
+            (self.first_window_start, self.first_window_end),
+            (self.second_window_start, self.second_window_end),
+        ] {
             pieces = pieces
                 .into_iter()
                 .flat_map(|(a, b)| [(a, b.min(lo)), (a.max(hi), b)])
@@ -162,7 +167,12 @@ pub(crate) fn targets(in_shape: &[usize], spec: &PadSpec) -> Result<Tables, PadE
             (b, e) if b.0 < e.1 && e.0 < b.1 => ((b.0.min(e.0), b.1.max(e.1)), (0, 0)),
             windows => windows,
         };
-        (head.lo, head.hi, head.lo2, head.hi2) = (lo, hi, lo2, hi2);
+        (
+            head.first_window_start,
+            head.first_window_end,
+            head.second_window_start,
+            head.second_window_end,
+        ) = (lo, hi, lo2, hi2);
         heads.push(head);
         // Where input index s's offset is: in the first window, else in the second.
         let slot = |s: usize| {
@@ -233,12 +243,15 @@ mod tests {
     fn targets_of(t: &Tables, axis: usize, q: usize) -> Vec<usize> {
         let h = t.heads[axis];
         let mut v = Vec::new();
-        let at = if (h.lo..h.hi).contains(&q) {
-            Some(h.block + q - h.lo)
+        let at = if (h.first_window_start..h.first_window_end).contains(&q) {
+            Some(h.block + q - h.first_window_start)
         } else {
-            (h.lo2..h.hi2)
+            (h.second_window_start..h.second_window_end)
                 .contains(&q)
-                .then(|| h.block + h.hi - h.lo + 1 + q - h.lo2)
+                .then(|| {
+                    h.block + h.first_window_end - h.first_window_start + 1 + q
+                        - h.second_window_start
+                })
         };
         if let Some(at) = at {
             let (s, e) = (t.table[at], t.table[at + 1]);

@@ -23,7 +23,7 @@ use burn_cubecl::{CubeBackend, CubeDevice};
 
 use super::super::{Checked, PadBackend};
 use crate::Fill;
-use crate::path::kernel_runs;
+use crate::counters::kernel_runs;
 use support::{Case, check_named_and_random, launches, transposed, weights_and_adjoint};
 
 /// The CubeCL device behind Burn's wgpu device on Vulkan's CPU adapter.

@@ -4,15 +4,15 @@
 //! catch is a finding.
 
 use prost::Message;
-use tract_core::internal::DimLike;
 use tract_onnx::pb::ModelProto;
 use tract_onnx::pb::tensor_shape_proto::dimension::Value;
 use tract_onnx::pb::type_proto;
 use tract_onnx::prelude::*;
+use tract_onnx::tract_core::internal::DimLike;
 
-use padkit_onnx::graph::{Outcome, evaluate_core, graph_inputs, run_checked};
-use padkit_onnx::isolate::{Panicked, isolated};
-use padkit_onnx::tract_run;
+use crate::graph::{Outcome, evaluate_core, graph_inputs, run_checked};
+use crate::isolate::{Panicked, isolated};
+use crate::tract_run;
 
 /// Largest output a fuzzed run may allocate.
 const MAX_OUTPUT_BYTES: u64 = 1 << 24;
@@ -21,11 +21,11 @@ const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 /// core engine on small inputs.
 ///
 /// ```
-/// padkit_testkit::onnx_fuzz::readers(b"\x93NUMPY\x01\x00");
+/// padkit_onnx::fuzz::readers(b"\x93NUMPY\x01\x00");
 /// ```
 pub fn readers(data: &[u8]) {
-    let _ = padkit_onnx::proto::decode_tensor(data, "fuzz input");
-    let _ = padkit_onnx::npy::read_npy(data, "fuzz input");
+    let _ = crate::proto::decode_tensor(data, "fuzz input");
+    let _ = crate::npy::read_npy(data, "fuzz input");
     run(data, |model, inputs| {
         run_checked(model, inputs, "core", || {
             evaluate_core(model, inputs, MAX_OUTPUT_BYTES)
@@ -36,7 +36,7 @@ pub fn readers(data: &[u8]) {
 /// `data` as a model through the checks and tract (load, optimise, run on small inputs).
 ///
 /// ```
-/// padkit_testkit::onnx_fuzz::tract_model(&[0x08, 0x07]);
+/// padkit_onnx::fuzz::tract_model(&[0x08, 0x07]);
 /// ```
 pub fn tract_model(data: &[u8]) {
     run(data, |model, inputs| {
@@ -50,7 +50,7 @@ pub fn tract_model(data: &[u8]) {
 /// `padkit_pad` parameters), then run on small zero inputs.
 ///
 /// ```
-/// padkit_testkit::onnx_fuzz::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
+/// padkit_onnx::fuzz::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
 /// ```
 pub fn nnef(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
