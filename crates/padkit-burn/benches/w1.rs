@@ -7,6 +7,7 @@
 //! `adjoint` times padkit's adjoint on a host buffer: what the native backward runs.
 
 #![allow(deprecated)] // Device::ndarray: measured beside Flex
+#![allow(missing_docs)] // criterion_group! defines an undocumented public function
 
 use burn::tensor::ops::PadMode as BurnMode;
 use burn::tensor::{Device, Tensor};

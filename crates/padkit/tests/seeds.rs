@@ -1,5 +1,6 @@
-//! Every example in ../shared/seeds, with the output written there, plus the examples
-//! the core issue states.
+//! Every example of the seed documents padkit was written from (ONNX's Pad for each
+//! opset, nGraph's Pad), with the output they give, plus the examples the core's
+//! specification states.
 
 use padkit::{PadMode, PadSpec, pad};
 

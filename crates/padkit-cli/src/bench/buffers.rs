@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use padkit::{Data, Tensor};
-use padkit_workloads::Workload;
+use super::workloads::Workload;
 
 use super::Job;
 

@@ -4,7 +4,7 @@
 use burn::tensor::kind::Numeric;
 use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData, ops::PadMode as BurnMode};
 use padkit::{DType, PadMode, Tensor};
-use padkit_workloads::Workload;
+use super::workloads::Workload;
 
 use super::Job;
 use super::buffers::bytes;

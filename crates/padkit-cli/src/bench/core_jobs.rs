@@ -3,7 +3,7 @@
 
 use padkit::half::f16;
 use padkit::{DType, Tensor};
-use padkit_workloads::{self as workload, Workload};
+use super::workloads::{self as workload, Workload};
 
 use super::Job;
 use super::buffers::{LineAligned, Shared, bytes, shared};

@@ -11,10 +11,11 @@ mod models;
 mod row_loop;
 mod timing;
 mod tract_jobs;
+mod workloads;
 
 use anyhow::Result;
 use padkit::Tensor;
-use padkit_workloads::{self as workload, Workload};
+use workloads::{self as workload, Workload};
 
 use buffers::{bytes, floor, input};
 pub use models::models;

@@ -2,7 +2,7 @@
 //! against the floor's single copy.
 
 use padkit::{PadMode, Tensor};
-use padkit_workloads::Workload;
+use super::workloads::Workload;
 
 use super::Job;
 use super::buffers::{LineAligned, bytes};

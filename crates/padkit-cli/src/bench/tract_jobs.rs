@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use padkit::{PadMode, Tensor};
-use padkit_workloads::Workload;
+use super::workloads::Workload;
 use tract_core::ops::array::{Pad as CorePad, PadMode as CoreMode};
 use tract_onnx::prelude::Tensor as TractTensor;
 use tract_onnx::prelude::*;
@@ -77,7 +77,7 @@ fn opset_for(spec: &padkit::PadSpec) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use padkit_workloads as workload;
+    use crate::bench::workloads as workload;
 
     #[test]
     fn every_workload_gets_an_opset_that_accepts_it() {

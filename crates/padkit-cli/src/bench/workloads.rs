@@ -1,17 +1,11 @@
-//! The benchmark workloads W1–W8: the shapes Pad meets in image, audio and physics models.
-//! Both the criterion benchmarks and `padkit bench` time exactly these.
+//! The benchmark workloads W1–W8 that `padkit bench` times: the shapes Pad meets in image,
+//! audio and physics models.
 
 use std::mem::MaybeUninit;
 
 use padkit::{DType, PadMode, PadSpec};
 
 /// One benchmark case: an input shape and type, and the pad applied to it.
-///
-/// ```
-/// let w = &padkit_workloads::all()[0];
-/// assert_eq!(w.name, "W1-constant");
-/// assert_eq!(w.output_shape(), vec![1, 64, 260, 260]);
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workload {
     /// Short name, `W<n>[-variant]`.
@@ -35,29 +29,16 @@ impl Workload {
     }
 
     /// The output shape (workloads are valid by construction).
-    ///
-    /// ```
-    /// let w8 = padkit_workloads::all().into_iter().find(|w| w.name == "W8-wrap").unwrap();
-    /// assert_eq!(w8.output_shape(), vec![16 * 1024 * 1024 + 2048]);
-    /// ```
     pub fn output_shape(&self) -> Vec<usize> {
         padkit::output_shape(&self.shape, &self.spec).unwrap_or_default()
     }
 
     /// Input elements.
-    ///
-    /// ```
-    /// assert_eq!(padkit_workloads::all()[0].input_len(), 64 * 256 * 256);
-    /// ```
     pub fn input_len(&self) -> usize {
         self.shape.iter().product()
     }
 
     /// Output elements.
-    ///
-    /// ```
-    /// assert_eq!(padkit_workloads::all()[0].output_len(), 64 * 260 * 260);
-    /// ```
     pub fn output_len(&self) -> usize {
         self.output_shape().iter().product()
     }
@@ -65,12 +46,6 @@ impl Workload {
 
 /// W1–W8 in order, with their variants by mode and element type (`padkit bench --quick`
 /// leaves out the largest ones).
-///
-/// ```
-/// let all = padkit_workloads::all();
-/// assert_eq!(all.len(), 13);
-/// assert!(all.iter().any(|w| w.name == "W3-edge"));
-/// ```
 pub fn all() -> Vec<Workload> {
     let hw2 = |mode| PadSpec::new(vec![0, 0, 2, 2, 0, 0, 2, 2]).with_mode(mode);
     let w1 = [1, 64, 256, 256];
@@ -141,19 +116,39 @@ pub fn all() -> Vec<Workload> {
 /// which would leave `bytes` holding uninitialised memory once the borrow ends. The
 /// caller must write only initialised bytes through it. `Plan::run_bytes` meets this:
 /// every byte it writes is a copy of an input or fill byte.
-///
-/// ```
-/// let mut buf = vec![7u8; 4];
-/// let plan = padkit::Plan::new(&[2], &padkit::PadSpec::new(vec![1, 1]), 1).unwrap();
-/// // SAFETY: `run_bytes` writes only initialised bytes (copies of its input and fill).
-/// let room = unsafe { padkit_workloads::as_uninit_bytes(&mut buf) };
-/// plan.run_bytes(&[1, 2], &[0], room).unwrap();
-/// assert_eq!(buf, [0, 1, 2, 0]);
-/// ```
 pub unsafe fn as_uninit_bytes(bytes: &mut [u8]) -> &mut [MaybeUninit<u8>] {
     let ptr: *mut [u8] = bytes;
     // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; the caller writes only
     // initialised bytes through the result (the contract above), so `bytes` is
     // initialised when it is done.
     unsafe { &mut *(ptr as *mut [MaybeUninit<u8>]) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_workloads_have_their_shapes() {
+        let all = all();
+        assert_eq!(all.len(), 13);
+        assert!(all.iter().any(|w| w.name == "W3-edge"));
+        let w = &all[0];
+        assert_eq!(w.name, "W1-constant");
+        assert_eq!(w.output_shape(), vec![1, 64, 260, 260]);
+        assert_eq!(w.input_len(), 64 * 256 * 256);
+        assert_eq!(w.output_len(), 64 * 260 * 260);
+        let w8 = all.into_iter().find(|w| w.name == "W8-wrap").unwrap();
+        assert_eq!(w8.output_shape(), vec![16 * 1024 * 1024 + 2048]);
+    }
+
+    #[test]
+    fn uninit_bytes_take_what_run_bytes_writes() {
+        let mut buf = vec![7u8; 4];
+        let plan = padkit::Plan::new(&[2], &padkit::PadSpec::new(vec![1, 1]), 1).unwrap();
+        // SAFETY: `run_bytes` writes only initialised bytes (copies of its input and fill).
+        let room = unsafe { as_uninit_bytes(&mut buf) };
+        plan.run_bytes(&[1, 2], &[0], room).unwrap();
+        assert_eq!(buf, [0, 1, 2, 0]);
+    }
 }
