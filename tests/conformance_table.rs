@@ -10,8 +10,8 @@
 //! is the table's first three lines; the catalogue's sizes the README and that page quote
 //! are the catalogue's.
 
+use padkit_cli::table_splice::splice;
 use padkit_conformance::Report;
-use padkit_conformance::report::splice;
 
 /// The reports, in column order: padkit's engines and the stock Rust engines (`padkit
 /// conformance --report json`), then the peers (`tests/peers/run.py`).

@@ -11,9 +11,12 @@ use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
 use padkit_onnx::isolate;
 
+/// The help's closing lines: the maintainers' tools, which the command list leaves out.
+const MAINTAINERS: &str = "Maintainers' tools:\n  bench         Time the workloads W1–W8 for every implementation against a memcpy floor\n  bench-models  Time whole models: padkit-tract against stock tract-onnx\n  suite table, suite compare  Tabulate and compare conformance reports (`padkit suite --help`)";
+
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
 #[derive(Parser)]
-#[command(name = "padkit", version, about)]
+#[command(name = "padkit", version, about, after_help = MAINTAINERS)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -40,33 +43,6 @@ enum Command {
         /// Refuse outputs larger than this many bytes (default: the memory available).
         #[arg(long)]
         max_output_bytes: Option<u64>,
-    },
-    /// Time the workloads W1–W8 for every implementation against a memcpy floor.
-    Bench {
-        /// Skip the largest workloads and run fewer rounds.
-        #[arg(long)]
-        quick: bool,
-        /// One JSON object per (workload, implementation).
-        #[arg(long)]
-        json: bool,
-        /// Only the workloads whose name starts with this (e.g. W1, W3-edge).
-        #[arg(long)]
-        only: Option<String>,
-        /// Independent measurements to summarise by their median and range.
-        #[arg(long, default_value_t = 1)]
-        runs: usize,
-    },
-    /// Time whole models (cases below DIRS): padkit-tract against stock tract-onnx.
-    BenchModels {
-        /// Directories to search for cases (folders with model.onnx and test_data_set_0).
-        #[arg(default_value = "tests/data/models")]
-        dirs: Vec<PathBuf>,
-        /// Independent measurements to summarise by their median and range.
-        #[arg(long, default_value_t = 1)]
-        runs: usize,
-        /// One JSON object per model.
-        #[arg(long)]
-        json: bool,
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
@@ -98,6 +74,36 @@ enum Command {
     /// padkit's conformance suite: export it, tabulate and compare reports of it.
     #[command(subcommand)]
     Suite(SuiteCommand),
+    // Maintainers' tools, listed apart in the help (see `MAINTAINERS`).
+    /// Time the workloads W1–W8 for every implementation against a memcpy floor.
+    #[command(hide = true)]
+    Bench {
+        /// Skip the largest workloads and run fewer rounds.
+        #[arg(long)]
+        quick: bool,
+        /// One JSON object per (workload, implementation).
+        #[arg(long)]
+        json: bool,
+        /// Only the workloads whose name starts with this (e.g. W1, W3-edge).
+        #[arg(long)]
+        only: Option<String>,
+        /// Independent measurements to summarise by their median and range.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
+    },
+    /// Time whole models (cases below DIRS): padkit-tract against stock tract-onnx.
+    #[command(hide = true)]
+    BenchModels {
+        /// Directories to search for cases (folders with model.onnx and test_data_set_0).
+        #[arg(default_value = "tests/data/models")]
+        dirs: Vec<PathBuf>,
+        /// Independent measurements to summarise by their median and range.
+        #[arg(long, default_value_t = 1)]
+        runs: usize,
+        /// One JSON object per model.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]

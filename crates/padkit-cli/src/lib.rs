@@ -1,6 +1,7 @@
 //! # padkit-cli: the `padkit` binary
 //!
-//! Its modules are private: the binary's [`main`] is all it offers. The ONNX I/O, the
+//! Its modules are private: the binary's [`main`] is all it offers, with one piece of
+//! repository tooling ([`table_splice`], which the repository's tests share). The ONNX I/O, the
 //! model checks and the Pad-graph evaluation are padkit-onnx's; here are the engines
 //! (padkit's core, tract with padkit's Pad, Burn with padkit-burn, and stock tract and
 //! Burn), the grading, the self-check, the conformance runner, the suite's export and the
@@ -20,6 +21,7 @@ mod run;
 mod selfcheck;
 mod stock_burn_engine;
 mod suite;
+pub mod table_splice;
 mod verdict;
 
 pub use cli::main;

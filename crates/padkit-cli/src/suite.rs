@@ -8,9 +8,10 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::table_splice::splice;
 use anyhow::{Context, Result, anyhow, ensure};
 use padkit_conformance::manifest::OUTPUT_FILE;
-use padkit_conformance::report::{CaseResult, splice};
+use padkit_conformance::report::CaseResult;
 use padkit_conformance::{Case, Expected, Manifest, Report, Size, Verdict, cases};
 use prost::Message;
 

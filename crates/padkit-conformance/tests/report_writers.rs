@@ -1,14 +1,11 @@
 //! The report writers on any text: names, tags, engine names and details holding control
 //! characters, line breaks, `|`, backticks or markup round-trip through JSON, make valid
 //! JUnit XML with a test case per verdict, and make Markdown without control characters
-//! whose table rows all have the header's cells. Then `splice`'s refusals, merge
-//! conflicts, untested verdicts, an index of cases changed by hand, and reports with tens
+//! whose table rows all have the header's cells. Then merge conflicts, untested verdicts, an index of cases changed by hand, and reports with tens
 //! of thousands of tags.
 
 use padkit_conformance::grade::UNSUPPORTED;
-use padkit_conformance::report::{
-    CaseResult, Cell, Conflict, SpliceError, TABLE_BEGIN, TABLE_END, splice,
-};
+use padkit_conformance::report::{CaseResult, Cell, Conflict};
 use padkit_conformance::{Report, Verdict};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -269,70 +266,6 @@ fn untested_cases_count_apart_and_list_after_refusals() {
     assert!(xml.contains(suite), "{xml}");
     let skip = r#"<testcase classname="e" name="untested"><skipped message="untested: twin not passed"/></testcase>"#;
     assert!(xml.contains(skip), "{xml}");
-}
-
-#[test]
-fn splice_replaces_the_one_table_and_refuses_ambiguous_documents() {
-    let doc = format!("intro\n{TABLE_BEGIN}\nold\n{TABLE_END}\nrest\n");
-    let once = splice(&doc, "| new |\n").unwrap();
-    assert_eq!(splice(&once, "| newer |\n"), splice(&doc, "| newer |\n"));
-    // A table without a final line break leaves the end marker on a line of its own.
-    let want = format!("intro\n{TABLE_BEGIN}\nnew\n{TABLE_END}\nrest\n");
-    assert_eq!(splice(&doc, "new").unwrap(), want);
-    // A document's CRLF line breaks stay.
-    let crlf = doc.replace('\n', "\r\n");
-    let want = format!("intro\r\n{TABLE_BEGIN}\r\nnew\n{TABLE_END}\r\nrest\r\n");
-    assert_eq!(splice(&crlf, "new\n").unwrap(), want);
-    let (begin, end) = (TABLE_BEGIN, TABLE_END);
-    let refusals = [
-        (format!("intro\n{end}\n"), SpliceError::Missing(begin)),
-        (format!("{begin}\nold\n"), SpliceError::Missing(end)),
-        // a marker counts on a line of its own only
-        (
-            format!("a {begin}\nold\n{end}\n"),
-            SpliceError::Missing(begin),
-        ),
-        (
-            format!("{begin}\nold\n{end} b\n"),
-            SpliceError::Missing(end),
-        ),
-        (
-            format!("{begin}\n{begin}\nold\n{end}\n"),
-            SpliceError::Repeated {
-                marker: begin,
-                lines: [1, 2],
-            },
-        ),
-        (
-            format!("{begin}\nold\n{end}\n{end}\n"),
-            SpliceError::Repeated {
-                marker: end,
-                lines: [3, 4],
-            },
-        ),
-        // what made `suite table --update` duplicate the README's text
-        (
-            format!("{begin}\nx\n{end}\ny\n{begin}\n"),
-            SpliceError::Repeated {
-                marker: begin,
-                lines: [1, 5],
-            },
-        ),
-        (
-            format!("{end}\nold\n{begin}\n"),
-            SpliceError::EndBeforeBegin { begin: 3, end: 1 },
-        ),
-    ];
-    for (doc, why) in refusals {
-        assert_eq!(splice(&doc, "new\n"), Err(why), "{doc:?}");
-    }
-    let table = format!("a\n{end}\n");
-    assert_eq!(splice(&doc, &table), Err(SpliceError::InTable(end)));
-    let why = SpliceError::Repeated {
-        marker: begin,
-        lines: [1, 5],
-    };
-    assert!(why.to_string().contains("lines 1 and 5"), "{why}");
 }
 
 #[test]

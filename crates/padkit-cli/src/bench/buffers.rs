@@ -4,8 +4,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use padkit::{Data, Tensor};
 use super::workloads::Workload;
+use padkit::{Data, Tensor};
 
 use super::Job;
 

@@ -1,10 +1,10 @@
 //! Burn as bench jobs: padkit-burn's pad on Flex, and Burn's own `Tensor::pad` where it
 //! can do the workload.
 
+use super::workloads::Workload;
 use burn::tensor::kind::Numeric;
 use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData, ops::PadMode as BurnMode};
 use padkit::{DType, PadMode, Tensor};
-use super::workloads::Workload;
 
 use super::Job;
 use super::buffers::bytes;

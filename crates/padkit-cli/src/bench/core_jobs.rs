@@ -1,9 +1,9 @@
 //! padkit's own APIs as bench jobs: the byte-width kernel, the typed API into a reused
 //! buffer, and the allocating API.
 
+use super::workloads::{self as workload, Workload};
 use padkit::half::f16;
 use padkit::{DType, Tensor};
-use super::workloads::{self as workload, Workload};
 
 use super::Job;
 use super::buffers::{LineAligned, Shared, bytes, shared};

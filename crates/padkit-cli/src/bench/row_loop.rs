@@ -1,8 +1,8 @@
 //! A hand-written row loop as a bench job: a yardstick for what copying row by row costs,
 //! against the floor's single copy.
 
-use padkit::{PadMode, Tensor};
 use super::workloads::Workload;
+use padkit::{PadMode, Tensor};
 
 use super::Job;
 use super::buffers::{LineAligned, bytes};

@@ -1,9 +1,9 @@
 //! tract as bench jobs: padkit-tract's optimised plan of the workload's ONNX model, and
 //! tract-core's own `Pad` op where it can do the workload.
 
+use super::workloads::Workload;
 use anyhow::Result;
 use padkit::{PadMode, Tensor};
-use super::workloads::Workload;
 use tract_core::ops::array::{Pad as CorePad, PadMode as CoreMode};
 use tract_onnx::prelude::Tensor as TractTensor;
 use tract_onnx::prelude::*;
