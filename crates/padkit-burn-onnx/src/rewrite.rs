@@ -34,7 +34,7 @@ pub fn rewrite_model(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let Some(default) = model
         .opset_import
         .iter()
-        .find(|o| o.domain.is_empty() || o.domain == "ai.onnx")
+        .find(|o| padkit::onnx::is_default_domain(&o.domain))
         .cloned()
     else {
         return Err("the model imports no opset of the default ONNX domain".into());
@@ -62,7 +62,7 @@ pub fn rewrite_model(bytes: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 fn is_pad(node: &NodeProto) -> bool {
-    node.op_type == "Pad" && (node.domain.is_empty() || node.domain == "ai.onnx")
+    node.op_type == "Pad" && padkit::onnx::is_default_domain(&node.domain)
 }
 
 fn describe(node: &NodeProto) -> String {

@@ -34,7 +34,7 @@ pub fn opset(model: &ModelProto) -> Result<i64> {
     let default: Vec<i64> = model
         .opset_import
         .iter()
-        .filter(|o| o.domain.is_empty() || o.domain == "ai.onnx")
+        .filter(|o| padkit::onnx::is_default_domain(&o.domain))
         .map(|o| o.version)
         .collect();
     match default[..] {
@@ -69,7 +69,7 @@ pub fn check_model(model: &ModelProto) -> Result<()> {
     let imports_default = model
         .opset_import
         .iter()
-        .any(|o| o.domain.is_empty() || o.domain == "ai.onnx");
+        .any(|o| padkit::onnx::is_default_domain(&o.domain));
     if imports_default || uses_default_domain(graph) {
         opset(model)?;
     }
@@ -152,7 +152,7 @@ fn check_graph(g: &GraphProto, outer: &HashSet<&str>) -> Result<()> {
 }
 
 fn is_default_domain(node: &NodeProto) -> bool {
-    node.domain.is_empty() || node.domain == "ai.onnx"
+    padkit::onnx::is_default_domain(&node.domain)
 }
 
 /// `Pad node "p"` or `Pad node #3` for an unnamed one.

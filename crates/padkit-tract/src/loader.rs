@@ -59,7 +59,7 @@ pub fn pad_builder(
 /// assert_eq!(padkit_tract::node_opset(&model, &NodeProto::default(), 25), 25);
 /// ```
 pub fn node_opset(model: &ModelProto, node: &NodeProto, onnx_opset: i64) -> i64 {
-    if node.domain.is_empty() || node.domain == "ai.onnx" {
+    if padkit::onnx::is_default_domain(&node.domain) {
         return onnx_opset;
     }
     model

@@ -44,6 +44,18 @@ pub enum Source {
 /// ```
 pub const PADKIT_DOMAIN: &str = "ai.padkit";
 
+/// True for the names of ONNX's default domain: the empty string, as models write it, and
+/// its long name `ai.onnx`.
+///
+/// ```
+/// use padkit::onnx::is_default_domain;
+/// assert!(is_default_domain("") && is_default_domain("ai.onnx"));
+/// assert!(!is_default_domain("ai.onnx.ml") && !is_default_domain("ai.padkit"));
+/// ```
+pub fn is_default_domain(domain: &str) -> bool {
+    domain.is_empty() || domain == "ai.onnx"
+}
+
 /// What one ONNX Pad version takes.
 ///
 /// ```
