@@ -227,6 +227,30 @@ fn outputs_above_the_limit_are_refused() {
         &["--input", &xa, "--max-output-bytes", "1000"],
         "4008 bytes",
     );
+    // The same pads fed at run time: tract's plan meets them only as the Pad runs, so the
+    // limit must travel with the op into the optimised plan.
+    let m = PadModel::new(
+        19,
+        "wrap",
+        f32s(&[2], &[1.0, 2.0]),
+        vec![0, 1000],
+        Feed::Input,
+    );
+    let path = write_model(&dir, "runtime.onnx", &m.proto());
+    let pads = write_tensor(&dir, "pads.pb", &tensor_to_proto(&m.inputs()[1], "pads"));
+    let pads_arg = format!("pads={}", pads.display());
+    refused_everywhere(
+        &path,
+        &[
+            "--input",
+            &xa,
+            "--input",
+            &pads_arg,
+            "--max-output-bytes",
+            "1000",
+        ],
+        "4008 bytes",
+    );
 }
 
 /// Class 4: symbolic links to directories are not followed: two links back to `.` neither

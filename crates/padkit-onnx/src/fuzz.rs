@@ -57,8 +57,8 @@ pub fn nnef(data: &[u8]) {
         return;
     };
     let outcome = isolated("nnef", || {
-        padkit_tract::limit_output_bytes(MAX_OUTPUT_BYTES);
-        let model = padkit_tract::nnef::read_text(text)?;
+        let mut model = padkit_tract::nnef::read_text(text)?;
+        padkit_tract::limit_output_bytes(&mut model, MAX_OUTPUT_BYTES);
         tract_run::check_sizes(&model, MAX_OUTPUT_BYTES)?;
         let inputs = model
             .input_outlets()?

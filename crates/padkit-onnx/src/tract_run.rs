@@ -25,11 +25,11 @@ pub fn run(
             why.map(|e| e.to_string()).unwrap_or_default(),
         ));
     };
-    padkit_tract::limit_output_bytes(max_output_bytes);
     let outputs = isolated("tract", || {
         // Sizes are checked before tract's optimiser too: its passes allocate from the
         // shapes (a convolution's patch offsets, say) without a fallible path.
-        let typed = analyse(framework, model, &feeds)?;
+        let mut typed = analyse(framework, model, &feeds)?;
+        padkit_tract::limit_output_bytes(&mut typed, max_output_bytes);
         check_sizes(&typed, max_output_bytes)?;
         let optimized = typed.into_optimized().map_err(stage("optimise"))?;
         check_sizes(&optimized, max_output_bytes)?;

@@ -1,26 +1,37 @@
 //! Running the op: padkit's kernel on tract's tensors, runtime operands read and checked.
 
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use padkit::{PadSpec, Plan};
 use tract_hir::internal::*;
 
 use crate::{Operand, PadkitPad};
 
-/// The largest output, in bytes, any `PadkitPad` of this process writes.
-static MAX_OUTPUT_BYTES: AtomicU64 = AtomicU64::new(u64::MAX);
-
-/// Makes every `PadkitPad` of this process refuse outputs above `bytes` bytes (before
-/// allocating them), e.g. the memory a server can spare. Without it only outputs that
-/// cannot be allocated are refused.
+/// Makes every [`PadkitPad`] of `model`, and of the bodies of its `If` and `Scan` nodes,
+/// refuse outputs above `bytes` bytes before allocating them (e.g. the memory a server can
+/// spare); the limit travels with each op, through the optimiser's rewrites. Without it
+/// only outputs that cannot be allocated are refused.
 ///
 /// ```
-/// padkit_tract::limit_output_bytes(1 << 30);
-/// # padkit_tract::limit_output_bytes(u64::MAX);
+/// use tract_onnx::prelude::*;
+/// let mut model = padkit_tract::onnx()
+///     .model_for_path("../../tests/data/onnx-conformance/node/test_wrap_pad/model.onnx")
+///     .unwrap()
+///     .into_typed()
+///     .unwrap();
+/// padkit_tract::limit_output_bytes(&mut model, 1 << 30);
 /// ```
-pub fn limit_output_bytes(bytes: u64) {
-    MAX_OUTPUT_BYTES.store(bytes, Ordering::Relaxed);
+pub fn limit_output_bytes(model: &mut TypedModel, bytes: u64) {
+    for node in model.nodes_mut() {
+        if let Some(op) = node.op_as_mut::<PadkitPad>() {
+            op.max_output_bytes = Some(bytes);
+        } else if let Some(op) = node.op_as_mut::<tract_core::ops::logic::IfThenElse>() {
+            limit_output_bytes(&mut op.then_body, bytes);
+            limit_output_bytes(&mut op.else_body, bytes);
+        } else if let Some(op) = node.op_as_mut::<tract_core::ops::scan::Scan>() {
+            limit_output_bytes(&mut op.body, bytes);
+        }
+    }
 }
 
 /// Runs `op` on `inputs`: its pads, axes and value resolved (symbols by `symbols`,
@@ -47,7 +58,7 @@ pub(crate) fn pad(
         pads,
         axes,
         mode: op.mode,
-        max_output_bytes: Some(MAX_OUTPUT_BYTES.load(Ordering::Relaxed)),
+        max_output_bytes: op.max_output_bytes,
         ..PadSpec::default()
     };
     let value = match &op.value {

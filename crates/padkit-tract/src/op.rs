@@ -40,6 +40,10 @@ pub struct PadkitPad {
     /// The output shape when the pads are known at load time; with runtime pads or axes,
     /// fresh symbols the plan binds as the op runs.
     pub output_shape: TVec<TDim>,
+    /// The largest output this op writes, in bytes, refused before it is allocated
+    /// (`None`: only outputs that cannot be allocated are refused); see
+    /// [`limit_output_bytes`](crate::limit_output_bytes).
+    pub max_output_bytes: Option<u64>,
 }
 
 impl PadkitPad {
@@ -98,6 +102,7 @@ impl PadkitPad {
             axes,
             value,
             output_shape,
+            max_output_bytes: None,
         })
     }
 
