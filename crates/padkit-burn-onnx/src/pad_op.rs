@@ -170,12 +170,7 @@ impl Config {
             Some(Ints::Known(a)) => Some(a.clone()),
             _ => None,
         };
-        PadSpec {
-            pads,
-            axes,
-            mode: self.mode,
-            ..PadSpec::default()
-        }
+        PadSpec::new(pads).with_axes(axes).with_mode(self.mode)
     }
 
     /// The output's static shape, when the data's and the pads are known.

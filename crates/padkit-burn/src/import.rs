@@ -28,12 +28,7 @@ pub fn pad_node<const D: usize, K: PadKind>(
     axes: Option<Vec<i64>>,
     fill: Fill,
 ) -> Tensor<D, K> {
-    let spec = PadSpec {
-        pads,
-        axes,
-        mode,
-        ..PadSpec::default()
-    };
+    let spec = PadSpec::new(pads).with_axes(axes).with_mode(mode);
     pad_with(x, &spec, fill).unwrap_or_else(|e| panic!("Pad node {node:?}: {e}"))
 }
 

@@ -34,13 +34,10 @@ impl PadConfig {
     pub fn init(&self) -> Pad {
         let (mode, fill) = self.mode.parts();
         Pad {
-            spec: PadSpec {
-                pads: self.pads.clone(),
-                axes: self.axes.clone(),
-                interior: self.interior.clone(),
-                mode,
-                max_output_bytes: None,
-            },
+            spec: PadSpec::new(self.pads.clone())
+                .with_axes(self.axes.clone())
+                .with_interior(self.interior.clone())
+                .with_mode(mode),
             fill,
         }
     }

@@ -120,10 +120,10 @@ impl Case {
     /// assert_eq!(case.spec().pads, case.pads);
     /// ```
     pub fn spec(&self) -> PadSpec {
-        let mut spec = PadSpec::new(self.pads.clone()).with_mode(self.mode);
-        spec.axes.clone_from(&self.axes);
-        spec.interior.clone_from(&self.interior);
-        spec
+        PadSpec::new(self.pads.clone())
+            .with_axes(self.axes.clone())
+            .with_interior(self.interior.clone())
+            .with_mode(self.mode)
     }
 
     /// True when the case carries `tag` (a whole tag such as `feature:crop`, or just its

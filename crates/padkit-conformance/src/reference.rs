@@ -99,13 +99,10 @@ impl Case {
     /// assert_eq!(case.spec().mode, PadMode::Wrap);
     /// ```
     pub fn spec(&self) -> PadSpec {
-        PadSpec {
-            pads: self.pads.clone(),
-            axes: self.axes.clone(),
-            interior: self.interior.clone(),
-            mode: self.mode,
-            max_output_bytes: None,
-        }
+        PadSpec::new(self.pads.clone())
+            .with_axes(self.axes.clone())
+            .with_interior(self.interior.clone())
+            .with_mode(self.mode)
     }
 
     /// Number of input elements (0 when the extents overflow, which the reference refuses).

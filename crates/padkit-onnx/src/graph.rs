@@ -421,13 +421,10 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
     Ok(PadCall {
         node: name,
         x: x.clone(),
-        spec: PadSpec {
-            pads,
-            axes,
-            interior: pad.interior,
-            mode: pad.mode,
-            ..PadSpec::default()
-        },
+        spec: PadSpec::new(pads)
+            .with_axes(axes)
+            .with_interior(pad.interior)
+            .with_mode(pad.mode),
         value,
     })
 }

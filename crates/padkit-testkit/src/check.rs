@@ -9,7 +9,7 @@ use std::mem::MaybeUninit;
 
 use padkit::bytemuck::Pod;
 use padkit::{
-    DType, Data, PadSpec, Plan, Tensor, axis_borders, axis_sources, output_shape, pad, pad_adjoint,
+    DType, Data, Plan, Tensor, axis_borders, axis_sources, output_shape, pad, pad_adjoint,
     pad_bytes, pad_cloned, pad_into, pad_tensor,
 };
 
@@ -72,10 +72,9 @@ pub fn check_core(case: &Case, width: usize, limit: usize) -> Result<(), Failure
 fn check_paths(case: &Case, width: usize, limit: usize) -> Result<(), Failure> {
     let unlimited = Plan::new(&case.shape, &case.spec(), width.max(1));
     let want = case.sources(limit);
-    let limited = PadSpec {
-        max_output_bytes: Some((limit * width.max(1)) as u64),
-        ..case.spec()
-    };
+    let limited = case
+        .spec()
+        .with_max_output_bytes((limit * width.max(1)) as u64);
     let plan = match (Plan::new(&case.shape, &limited, width.max(1)), &want) {
         (Ok(plan), Ok((shape, _))) if plan.output_shape() == &shape[..] => plan,
         (Err(e), Err(w)) if class_of(&e) == Some(*w) => return check_unlimited(unlimited, case),

@@ -54,13 +54,10 @@ pub(crate) fn pad(
         Operand::Known(a) => a.clone(),
         Operand::Input(i) => Some(ints(node, "axes", &inputs[*i])?),
     };
-    let spec = PadSpec {
-        pads,
-        axes,
-        mode: op.mode,
-        max_output_bytes: op.max_output_bytes,
-        ..PadSpec::default()
-    };
+    let spec = PadSpec::new(pads)
+        .with_axes(axes)
+        .with_mode(op.mode)
+        .with_max_output_bytes(op.max_output_bytes);
     let value = match &op.value {
         Operand::Known(v) => v.clone(),
         Operand::Input(i) => Some(inputs[*i].clone().into_arc_tensor()),

@@ -21,22 +21,16 @@ pub(crate) fn symbolic_output_shape(
         .map(|p| p.to_i64().ok())
         .collect::<Option<Vec<i64>>>()
     {
-        let spec = PadSpec {
-            pads: concrete,
-            axes: axes.map(<[i64]>::to_vec),
-            mode,
-            ..PadSpec::default()
-        };
+        let spec = PadSpec::new(concrete)
+            .with_axes(axes.map(<[i64]>::to_vec))
+            .with_mode(mode);
         let out = padkit::output_shape(&dims, &spec).map_err(fail)?;
         return Ok(out.into_iter().map(|d| d.0).collect());
     }
     // Symbolic pads: check lengths and axes through the core, then add.
-    let spec = PadSpec {
-        pads: vec![0; pads.len()],
-        axes: axes.map(<[i64]>::to_vec),
-        mode,
-        ..PadSpec::default()
-    };
+    let spec = PadSpec::new(vec![0; pads.len()])
+        .with_axes(axes.map(<[i64]>::to_vec))
+        .with_mode(mode);
     spec.resolve(shape.len()).map_err(fail)?;
     let listed = match axes {
         Some(a) => padkit::normalize_axes(a, shape.len()).map_err(fail)?,

@@ -16,6 +16,7 @@ use crate::{PadError, PadMode, Result};
 /// assert_eq!(padkit::pad(&[1, 2, 3], &[3], &spec, 0).unwrap().1, vec![3, 1, 2, 3, 1]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub struct PadSpec {
     /// Begin pads then end pads, one pair per padded axis.
     pub pads: Vec<i64>,
@@ -110,14 +111,16 @@ impl PadSpec {
         self
     }
 
-    /// Restricts `pads` to these axes (negative axes count from the back).
+    /// Restricts `pads` to these axes (negative axes count from the back); `None` pads
+    /// every axis.
     ///
     /// ```
     /// let spec = padkit::PadSpec::new(vec![1, 1]).with_axes(vec![-1]);
     /// assert_eq!(spec.axes, Some(vec![-1]));
+    /// assert_eq!(spec.with_axes(None).axes, None);
     /// ```
-    pub fn with_axes(mut self, axes: Vec<i64>) -> Self {
-        self.axes = Some(axes);
+    pub fn with_axes(mut self, axes: impl Into<Option<Vec<i64>>>) -> Self {
+        self.axes = axes.into();
         self
     }
 
@@ -127,19 +130,19 @@ impl PadSpec {
     /// let spec = padkit::PadSpec::new(vec![0, 0]).with_interior(vec![1]);
     /// assert_eq!(padkit::pad(&[1, 2, 3], &[3], &spec, 9).unwrap().1, vec![1, 9, 2, 9, 3]);
     /// ```
-    pub fn with_interior(mut self, interior: Vec<i64>) -> Self {
-        self.interior = Some(interior);
+    pub fn with_interior(mut self, interior: impl Into<Option<Vec<i64>>>) -> Self {
+        self.interior = interior.into();
         self
     }
 
-    /// Refuses outputs larger than `bytes`.
+    /// Refuses outputs larger than `bytes` (`None`: only outputs that cannot be allocated).
     ///
     /// ```
     /// let spec = padkit::PadSpec::new(vec![0, 1000]).with_max_output_bytes(64);
     /// assert!(padkit::pad(&[1.0f32], &[1], &spec, 0.0).is_err());
     /// ```
-    pub fn with_max_output_bytes(mut self, bytes: u64) -> Self {
-        self.max_output_bytes = Some(bytes);
+    pub fn with_max_output_bytes(mut self, bytes: impl Into<Option<u64>>) -> Self {
+        self.max_output_bytes = bytes.into();
         self
     }
 
