@@ -46,9 +46,9 @@ enum Command {
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
-        /// The engine, or all of them.
-        #[arg(long, default_value = "all")]
-        engine: String,
+        /// The engines, comma-separated; `all` is padkit's (core, tract, burn).
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+        engine: Vec<EngineChoice>,
         /// Directories to search for cases (folders with model.onnx).
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
@@ -165,21 +165,46 @@ fn seconds(text: &str) -> Result<std::time::Duration, String> {
     }
 }
 
-/// The engines `--engine` names: a comma-separated list of names, where `all` stands for
-/// padkit's own engines.
-fn engines(choice: &str) -> anyhow::Result<Vec<Engine>> {
+/// An engine `conformance` runs, or all of padkit's: [`Engine`]'s values and `all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EngineChoice {
+    /// padkit's engines: core, tract and burn.
+    All,
+    /// One engine.
+    One(Engine),
+}
+
+impl clap::ValueEnum for EngineChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        const CHOICES: [EngineChoice; 6] = [
+            EngineChoice::All,
+            EngineChoice::One(Engine::Core),
+            EngineChoice::One(Engine::Tract),
+            EngineChoice::One(Engine::Burn),
+            EngineChoice::One(Engine::StockTract),
+            EngineChoice::One(Engine::StockBurn),
+        ];
+        &CHOICES
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            EngineChoice::All => Some(
+                clap::builder::PossibleValue::new("all")
+                    .help("padkit's engines: core, tract and burn"),
+            ),
+            EngineChoice::One(e) => e.to_possible_value(),
+        }
+    }
+}
+
+/// The engines `choices` name, each once, in the order first named.
+fn engines(choices: &[EngineChoice]) -> Vec<Engine> {
     let mut out = vec![];
-    for name in choice.split(',').map(str::trim) {
-        let named = if name == "all" {
-            Engine::ALL.to_vec()
-        } else {
-            let e = <Engine as clap::ValueEnum>::from_str(name, true).map_err(|_| {
-                anyhow::anyhow!(
-                    "unknown engine {name:?} (expected core, tract, burn, stock-tract, \
-                     stock-burn, a comma-separated list of them, or all)"
-                )
-            })?;
-            vec![e]
+    for choice in choices {
+        let named = match *choice {
+            EngineChoice::All => Engine::ALL.to_vec(),
+            EngineChoice::One(e) => vec![e],
         };
         for e in named {
             if !out.contains(&e) {
@@ -187,7 +212,7 @@ fn engines(choice: &str) -> anyhow::Result<Vec<Engine>> {
             }
         }
     }
-    Ok(out)
+    out
 }
 
 /// Parses the command line, runs the command and says how it went.
@@ -230,7 +255,8 @@ pub fn main() -> ExitCode {
                 max_output_bytes: limit(max_output_bytes),
                 timeout,
             };
-            let tally = engines(&engine).and_then(|e| match report {
+            let e = engines(&engine);
+            let tally = match report {
                 None => conformance::run(&dirs, &e, settings),
                 Some(format) => conformance::report(&dirs, &e, settings).map(|(tally, r)| {
                     print!(
@@ -243,7 +269,7 @@ pub fn main() -> ExitCode {
                     );
                     tally
                 }),
-            });
+            };
             tally.map(|t| summary(&t, report.is_some(), exit_zero))
         }
         Some(Command::Suite(SuiteCommand::Export { dir, small, tags })) => {
