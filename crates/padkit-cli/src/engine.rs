@@ -1,5 +1,5 @@
 //! The engines a model runs on: `core` (padkit directly, every ONNX type, Pad graphs),
-//! `tract` (the whole model through `padkit_tract::onnx()`) and `burn` (Pad graphs
+//! `tract` (the whole model through `padkit_tract::onnx()` with padkit's `If`) and `burn` (Pad graphs
 //! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
 //! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`).
 
@@ -60,7 +60,12 @@ pub fn run(
         Engine::StockBurn => evaluate(model, inputs, name, &|call| {
             crate::stock_burn_engine::pad(call, max_output_bytes)
         }),
-        Engine::Tract => tract_run::run(padkit_tract::onnx(), model, inputs, max_output_bytes),
+        Engine::Tract => tract_run::run(
+            tract_run::padkit_framework(),
+            model,
+            inputs,
+            max_output_bytes,
+        ),
         Engine::StockTract => tract_run::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
     })
 }

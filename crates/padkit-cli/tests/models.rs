@@ -47,7 +47,7 @@ fn optimised_graphs_match_stock_tract() {
         let model = read_model(&case.join("model.onnx")).unwrap();
         let inputs = numbered(&case.join("test_data_set_0"), "input").unwrap();
         let feeds: Vec<Tensor> = inputs.iter().map(|t| to_tract(t).unwrap()).collect();
-        let ours = optimize(padkit_tract::onnx(), &model, &feeds)
+        let ours = optimize(padkit_onnx::tract_run::padkit_framework(), &model, &feeds)
             .unwrap()
             .nodes()
             .len();

@@ -41,7 +41,12 @@ pub fn readers(data: &[u8]) {
 pub fn tract_model(data: &[u8]) {
     run(data, |model, inputs| {
         run_checked(model, inputs, "tract", || {
-            tract_run::run(padkit_tract::onnx(), model, inputs, MAX_OUTPUT_BYTES)
+            tract_run::run(
+                tract_run::padkit_framework(),
+                model,
+                inputs,
+                MAX_OUTPUT_BYTES,
+            )
         })
     });
 }

@@ -9,6 +9,15 @@ use tract_onnx::prelude::*;
 use crate::graph::Outcome;
 use crate::isolate::isolated;
 
+/// padkit's tract, as the CLI's `tract` engine runs models: [`padkit_tract::onnx`] with
+/// padkit's `If` ([`padkit_tract::register_if`]), which analyses only the branch a known
+/// condition takes.
+pub fn padkit_framework() -> tract_onnx::Onnx {
+    let mut onnx = padkit_tract::onnx();
+    padkit_tract::register_if(&mut onnx.op_register);
+    onnx
+}
+
 /// Runs `model` on `inputs` through `framework` (`padkit_tract::onnx()`, or stock
 /// tract-onnx to compare with; see [`optimize`]), after checking every output that now
 /// has a known shape against `max_output_bytes`. Padkit's Pads with runtime pads check

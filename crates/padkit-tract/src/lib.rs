@@ -50,8 +50,9 @@ pub use op::{Operand, PadkitPad};
 
 use tract_onnx::model::OnnxOpRegister;
 
-/// tract-onnx's framework with padkit's Pad and [`If`] in its op register, in place of
-/// tract-onnx's own (see [`register`]).
+/// tract-onnx's framework with padkit's Pad (and ONNX's `CenterCropPad`) in its op
+/// register, in place of tract-onnx's own (see [`register`]). Every other op is
+/// tract-onnx's; [`register_if`] adds padkit's [`If`] where a model needs it.
 ///
 /// ```
 /// let onnx = padkit_tract::onnx();
@@ -66,35 +67,42 @@ pub fn onnx() -> tract_onnx::Onnx {
 /// Puts padkit's Pad into an op register (replacing tract's own), for users who assemble
 /// their own framework.
 ///
-/// It also replaces tract-onnx's `If` with [`If`] (built by [`if_builder`]). That `If`
-/// runs as tract-onnx's does, except that when its condition is known while the model is
-/// analysed (a shape test, a frozen setting), only the branch taken is analysed and typed
-/// (both arms of the typed `IfThenElse` are that branch, which tract's declutter then
-/// inlines). tract-onnx's `If` analyses both branches whatever the condition, and so
-/// fails on models whose other branch only makes sense for other input shapes. With the
-/// condition unknown until run time, both branches are analysed and typed, as tract-onnx
-/// does.
-///
 /// It adds ONNX's `CenterCropPad` (opset 18), which tract-onnx lacks, as a padkit Pad
-/// ([`CenterCropPad`]).
-///
-/// With the `pulse` feature it also registers padkit's pulsifier with tract-pulse
-/// (`padkit_tract::pulse::register`), so that `PulsedModel::new` streams the models it
-/// loads.
+/// ([`CenterCropPad`]). With the `pulse` feature it also registers padkit's pulsifier with
+/// tract-pulse (`padkit_tract::pulse::register`), so that `PulsedModel::new` streams the
+/// models it loads. tract-onnx's other ops, `If` among them, stay as they are.
 ///
 /// ```
 /// let mut onnx = tract_onnx::onnx();
 /// padkit_tract::register(&mut onnx.op_register);
 /// assert!(onnx.op_register.0.contains_key("Pad"));
-/// assert!(onnx.op_register.0.contains_key("If"));
 /// assert!(onnx.op_register.0.contains_key("CenterCropPad"));
 /// ```
 pub fn register(register: &mut OnnxOpRegister) {
     register.insert("Pad", pad_builder);
-    register.insert("If", if_builder);
     register.insert("CenterCropPad", center_crop_pad_builder);
     #[cfg(feature = "pulse")]
     pulse::register().expect("tract-pulse's pulsifier table is not poisoned");
+}
+
+/// Replaces tract-onnx's `If` in an op register with padkit's [`If`] (built by
+/// [`if_builder`]), for models whose `If` has a branch that only makes sense for other
+/// inputs (silero-vad's, say).
+///
+/// That `If` runs as tract-onnx's does, except that when its condition is known while the
+/// model is analysed (a shape test, a frozen setting), only the branch taken is analysed
+/// and typed (both arms of the typed `IfThenElse` are that branch, which tract's declutter
+/// then inlines). tract-onnx's `If` analyses both branches whatever the condition, and so
+/// fails on models whose other branch only makes sense for other input shapes. With the
+/// condition unknown until run time, both branches are analysed and typed, as tract-onnx
+/// does. The `padkit` CLI's tract engine registers it.
+///
+/// ```
+/// let mut onnx = padkit_tract::onnx();
+/// padkit_tract::register_if(&mut onnx.op_register);
+/// ```
+pub fn register_if(register: &mut OnnxOpRegister) {
+    register.insert("If", if_builder);
 }
 
 /// The crate's README, whose snippets run as doctests.

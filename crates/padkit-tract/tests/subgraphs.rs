@@ -114,7 +114,7 @@ fn pads_in_both_branches_of_if() {
         output: vec![value_info("y", 1, &[4, 5])],
         ..Default::default()
     };
-    let plan = padkit_tract::onnx()
+    let plan = branch_if()
         .model_for_proto_model(&model(graph))
         .unwrap()
         .into_optimized()
@@ -168,7 +168,7 @@ fn pads_in_a_scan_body() {
         output: vec![value_info("y", 1, &[3, 6])],
         ..Default::default()
     };
-    let plan = padkit_tract::onnx()
+    let plan = branch_if()
         .model_for_proto_model(&model(graph))
         .unwrap()
         .into_optimized()
@@ -189,4 +189,11 @@ fn pads_in_a_scan_body() {
         ..Case::new(vec![3, 4], vec![1, 1], PadMode::Wrap)
     };
     assert_eq!(got, want.reference(&data, 0.0, usize::MAX).unwrap().1);
+}
+
+/// padkit's tract with padkit's `If`, which these tests exercise.
+fn branch_if() -> tract_onnx::Onnx {
+    let mut onnx = padkit_tract::onnx();
+    padkit_tract::register_if(&mut onnx.op_register);
+    onnx
 }

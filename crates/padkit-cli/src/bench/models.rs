@@ -37,7 +37,7 @@ pub fn models(dirs: &[std::path::PathBuf], runs: usize, json: bool) -> Result<()
                 .map(padkit_onnx::tract::to_tract)
                 .collect::<Result<TVec<_>>>()?;
             let optimize = |f| padkit_onnx::tract_run::optimize(f, &model, &feeds);
-            let padkit = optimize(padkit_tract::onnx())?;
+            let padkit = optimize(padkit_onnx::tract_run::padkit_framework())?;
             let stock = optimize(tract_onnx::onnx());
             let plan = |m: TypedModel| -> Result<Job> {
                 let plan = m.into_runnable()?;
