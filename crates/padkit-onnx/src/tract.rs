@@ -1,6 +1,6 @@
 //! padkit tensors as tract's and back.
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use padkit::{DType, Data};
 use tract_onnx::prelude::*;
 
@@ -13,22 +13,7 @@ use tract_onnx::prelude::*;
 /// assert_eq!(err.to_string(), "tract cannot hold element type bfloat16");
 /// ```
 pub fn tract_type(dtype: DType) -> Result<DatumType> {
-    Ok(match dtype {
-        DType::Bool => DatumType::Bool,
-        DType::UInt8 => DatumType::U8,
-        DType::UInt16 => DatumType::U16,
-        DType::UInt32 => DatumType::U32,
-        DType::UInt64 => DatumType::U64,
-        DType::Int8 => DatumType::I8,
-        DType::Int16 => DatumType::I16,
-        DType::Int32 => DatumType::I32,
-        DType::Int64 => DatumType::I64,
-        DType::Float16 => DatumType::F16,
-        DType::Float32 => DatumType::F32,
-        DType::Float64 => DatumType::F64,
-        DType::String => DatumType::String,
-        other => bail!("tract cannot hold element type {other}"),
-    })
+    padkit_tract::datum_type(dtype).ok_or_else(|| anyhow!("tract cannot hold element type {dtype}"))
 }
 
 /// A padkit tensor as a tract tensor.
@@ -62,10 +47,7 @@ pub fn to_tract(t: &padkit::Tensor) -> Result<Tensor> {
 /// assert_eq!(t.to_vec::<u8>().unwrap(), vec![1, 2]);
 /// ```
 pub fn from_tract(t: &Tensor) -> Result<padkit::Tensor> {
-    let dtype = DType::ALL
-        .iter()
-        .copied()
-        .find(|d| tract_type(*d).is_ok_and(|dt| dt == t.datum_type()))
+    let dtype = padkit_tract::onnx_type(t.datum_type())
         .with_context(|| format!("no ONNX type for tract type {:?}", t.datum_type()))?;
     let data = match dtype {
         DType::String => Data::Strings(

@@ -5,6 +5,7 @@ use tract_hir::internal::*;
 
 use crate::op::{Operand, PadkitPad};
 use crate::shape::symbolic_output_shape;
+use crate::types::onnx_type;
 
 /// ONNX Pad as tract's inference model sees it: where each operand comes from.
 ///
@@ -58,27 +59,6 @@ impl OnnxPad {
                 .collect(),
         ))
     }
-}
-
-/// The ONNX type of a tract datum type, for the ones ONNX files hold.
-fn onnx_type(dt: DatumType) -> Option<padkit::DType> {
-    use padkit::DType;
-    Some(match dt {
-        DatumType::Bool => DType::Bool,
-        DatumType::U8 => DType::UInt8,
-        DatumType::U16 => DType::UInt16,
-        DatumType::U32 => DType::UInt32,
-        DatumType::U64 => DType::UInt64,
-        DatumType::I8 => DType::Int8,
-        DatumType::I16 => DType::Int16,
-        DatumType::I32 => DType::Int32,
-        DatumType::I64 => DType::Int64,
-        DatumType::F16 => DType::Float16,
-        DatumType::F32 => DType::Float32,
-        DatumType::F64 => DType::Float64,
-        DatumType::String => DType::String,
-        _ => return None,
-    })
 }
 
 impl Expansion for OnnxPad {

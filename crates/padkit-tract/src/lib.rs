@@ -33,6 +33,7 @@ mod op;
 #[cfg(feature = "pulse")]
 pub mod pulse;
 mod shape;
+mod types;
 
 /// `e` as an error of the Pad node `node`: the [`padkit::PadError`] stays in the error's
 /// chain (for callers that grade its class), under a context naming the node.
@@ -47,6 +48,7 @@ pub use eval::limit_output_bytes;
 pub use expansion::OnnxPad;
 pub use loader::{node_opset, pad_builder, parse_pad_node};
 pub use op::{Operand, PadkitPad};
+pub use types::{datum_type, onnx_type};
 
 use tract_onnx::model::OnnxOpRegister;
 
