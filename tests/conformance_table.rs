@@ -10,7 +10,7 @@
 //! is the table's first three lines; the catalogue's sizes the README and that page quote
 //! are the catalogue's.
 
-use padkit_cli::table_splice::splice;
+use padkit_cli::table_splice::{spaced, splice};
 use padkit_conformance::Report;
 
 /// The reports, in column order: padkit's engines and the stock Rust engines (`padkit
@@ -61,19 +61,6 @@ fn the_table_is_generated_from_the_reports_beside_it() {
         "README.md's row of the conformance table differs from the reports; copy the first \
          three lines of {TABLE}'s table there:\n{row}"
     );
-}
-
-/// `n` as the README writes counts: thousands set apart by a space (`5 468`).
-fn spaced(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[test]

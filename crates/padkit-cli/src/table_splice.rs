@@ -1,6 +1,7 @@
 //! A generated table spliced into a Markdown document between two marker lines, as
-//! `padkit suite table --update` does and the repository's tests check: repository tooling,
-//! not part of the case library's published API.
+//! `padkit suite table --update` does and the repository's tests check, and counts written
+//! as the documents quote them: repository tooling, not part of the case library's
+//! published API.
 
 use std::fmt;
 
@@ -146,6 +147,24 @@ fn only_line(doc: &str, marker: &'static str) -> Result<Line, SpliceError> {
             lines: [a.number, b.number],
         }),
     }
+}
+
+/// `n` as the documents write counts: thousands set apart by a space.
+///
+/// ```
+/// assert_eq!(padkit_cli::table_splice::spaced(6043), "6 043");
+/// assert_eq!(padkit_cli::table_splice::spaced(931), "931");
+/// ```
+pub fn spaced(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

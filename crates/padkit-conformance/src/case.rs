@@ -1,7 +1,7 @@
 //! One conformance case: a Pad call as an ONNX model states it, with its tags and what a
 //! conforming engine gives.
 
-use padkit::{PadMode, PadSpec, Tensor};
+use padkit::{PadError, PadMode, PadSpec, Tensor};
 use serde::{Deserialize, Serialize};
 
 use crate::reference::ErrClass;
@@ -41,10 +41,48 @@ impl Refusal {
     pub fn class(&self) -> String {
         match self {
             Refusal::Pad(c) => format!("{c:?}"),
-            Refusal::Signature(_) => "Signature".into(),
+            Refusal::Signature(_) => SIGNATURE.into(),
+        }
+    }
+
+    /// The class of padkit's error `e`, as [`Refusal::class`] names classes: its
+    /// [`ErrClass`](crate::ErrClass)'s, or `Signature` for the errors of a model that breaks
+    /// its Pad version's signature (a mode, an input or an element type that version does
+    /// not have, a value of another type than the data); `None` for an error no case
+    /// expects (an allocation that failed, say).
+    ///
+    /// ```
+    /// use padkit_conformance::Refusal;
+    /// let e = padkit::PadSpec::new(vec![1]).resolve(1).unwrap_err();
+    /// assert_eq!(Refusal::class_of_error(&e).as_deref(), Some("PadsLength"));
+    /// let e = padkit::onnx::parse_mode("wrap", 18).unwrap_err();
+    /// assert_eq!(Refusal::class_of_error(&e).as_deref(), Some("Signature"));
+    /// let e = padkit::onnx::check_type(padkit::DType::Bool, 11).unwrap_err();
+    /// assert_eq!(Refusal::class_of_error(&e).as_deref(), Some("Signature"));
+    /// let e = padkit::check_strides(&[0, 1 << 40, 1 << 40]).unwrap_err();
+    /// assert_eq!(Refusal::class_of_error(&e), None);
+    /// ```
+    pub fn class_of_error(e: &PadError) -> Option<String> {
+        use PadError::*;
+        if let Some(class) = crate::class_of(e) {
+            return Some(Refusal::Pad(class).class());
+        }
+        match e {
+            UnknownOnnxMode(_)
+            | UnknownMode(_)
+            | ModeNeedsOpset { .. }
+            | InputNeedsOpset { .. }
+            | InputCount { .. }
+            | DomainVersion { .. }
+            | TypeNeedsOpset { .. }
+            | ValueType { .. } => Some(SIGNATURE.into()),
+            _ => None,
         }
     }
 }
+
+/// The class of the refusals of models that break their Pad version's signature.
+const SIGNATURE: &str = "Signature";
 
 /// What a conforming engine gives for a case.
 #[derive(Debug, Clone, PartialEq)]
