@@ -46,7 +46,7 @@ impl Refusal {
     }
 
     /// The class of padkit's error `e`, as [`Refusal::class`] names classes: its
-    /// [`ErrClass`](crate::ErrClass)'s, or `Signature` for the errors of a model that breaks
+    /// [`ErrClass`]'s, or `Signature` for the errors of a model that breaks
     /// its Pad version's signature (a mode, an input or an element type that version does
     /// not have, a value of another type than the data); `None` for an error no case
     /// expects (an allocation that failed, say).
