@@ -7,7 +7,7 @@ use burn_onnx::ext::{
     ArgType, Argument, AttrKind, CodegenContext, CustomNode, CustomOp, DType, ProcessError,
     TensorData, TensorType, arg_to_ident,
 };
-use padkit::onnx::Source;
+use padkit::onnx::{Operand, Source};
 use padkit::{PadMode, PadSpec};
 
 use crate::rewrite::{NAME_ATTRIBUTE, PAD_DOMAIN};
@@ -52,27 +52,6 @@ fn model_name(node: &CustomNode) -> &str {
         .unwrap_or(node.name.as_str())
 }
 
-/// padkit's name for a Burn element type, for the ONNX type rules.
-fn onnx_type(dtype: DType) -> Option<padkit::DType> {
-    use padkit::DType as P;
-    Some(match dtype {
-        DType::F64 => P::Float64,
-        DType::F32 => P::Float32,
-        DType::F16 => P::Float16,
-        DType::BF16 => P::BFloat16,
-        DType::I64 => P::Int64,
-        DType::I32 => P::Int32,
-        DType::I16 => P::Int16,
-        DType::I8 => P::Int8,
-        DType::U64 => P::UInt64,
-        DType::U32 => P::UInt32,
-        DType::U16 => P::UInt16,
-        DType::U8 => P::UInt8,
-        DType::Bool(_) => P::Bool,
-        _ => return None,
-    })
-}
-
 impl Config {
     fn read(node: &CustomNode) -> Result<Config, ProcessError> {
         let opset = node.opset as i64;
@@ -100,7 +79,7 @@ impl Config {
             return Err(error(node, "its data must be a tensor"));
         };
         let (dtype, rank) = (*dtype, *rank);
-        let onnx = onnx_type(dtype)
+        let onnx = padkit_burn::dtype::onnx_type(dtype)
             .ok_or_else(|| error(node, format!("Burn cannot pad element type {dtype:?}")))?;
         padkit::onnx::check_type(onnx, opset).map_err(|e| error(node, e))?;
         let given: Vec<usize> = (0..node.inputs.len())
@@ -127,7 +106,7 @@ impl Config {
         } else if !given.contains(&1) {
             return Err(error(node, "input 'pads' is missing"));
         } else {
-            config.pads = ints(node, 1, "pads", &[DType::I64])?;
+            config.pads = ints(node, 1, Operand::Pads, dtype)?;
         }
         config.value = match signature.value {
             Source::Attribute(name) => match node.attrs.kind(name) {
@@ -148,7 +127,7 @@ impl Config {
         if let Some(Source::Input(ix)) = signature.axes
             && given.contains(&ix)
         {
-            config.axes = Some(ints(node, ix, "axes", &[DType::I64, DType::I32])?);
+            config.axes = Some(ints(node, ix, Operand::Axes, dtype)?);
         }
         config.checked(node)
     }
@@ -194,40 +173,59 @@ fn static_shape(data: &Argument) -> Option<Vec<usize>> {
     }
 }
 
+/// Checks the operand `operand` of element type `got` (rank, or whole shape when known) by
+/// padkit's rule, for data of type `data`.
+fn check_operand(
+    node: &CustomNode,
+    operand: Operand,
+    got: DType,
+    data: DType,
+    shape: Result<&[usize], usize>,
+) -> Result<(), ProcessError> {
+    let (Some(got), Some(data)) = (
+        padkit_burn::dtype::onnx_type(got),
+        padkit_burn::dtype::onnx_type(data),
+    ) else {
+        return Err(error(
+            node,
+            format!(
+                "input '{}' has type {got:?}, which ONNX does not define",
+                operand.name()
+            ),
+        ));
+    };
+    operand
+        .check_type(got, data)
+        .and_then(|()| match shape {
+            Ok(shape) => operand.check_shape(shape),
+            Err(rank) => operand.check_rank(rank),
+        })
+        .map_err(|e| error(node, e))
+}
+
 /// Input `ix` (pads or axes) as integers, known or read at run time.
-fn ints(node: &CustomNode, ix: usize, what: &str, allowed: &[DType]) -> Result<Ints, ProcessError> {
+fn ints(node: &CustomNode, ix: usize, operand: Operand, data: DType) -> Result<Ints, ProcessError> {
     let arg = &node.inputs[ix];
-    if let Some(data) = arg.value() {
-        if !allowed.contains(&data.dtype()) {
-            return Err(error(
-                node,
-                format!(
-                    "input '{what}' has type {:?}; Pad takes {allowed:?}",
-                    data.dtype()
-                ),
-            ));
-        }
-        if data.shape().len() != 1 {
-            return Err(error(
-                node,
-                format!(
-                    "input '{what}' must be 1-D, it has shape {:?}",
-                    data.shape()
-                ),
-            ));
-        }
-        let values = data
+    if let Some(values) = arg.value() {
+        check_operand(node, operand, values.dtype(), data, Ok(values.shape()))?;
+        let values = values
             .convert::<i64>()
             .try_to_vec::<i64>()
             .map_err(|e| error(node, format!("{e:?}")))?;
         return Ok(Ints::Known(values));
     }
     match &arg.ty {
-        ArgType::Tensor(t) if t.rank == 1 && allowed.contains(&t.dtype) => Ok(Ints::Input(ix)),
+        ArgType::Tensor(t) => {
+            check_operand(node, operand, t.dtype, data, Err(t.rank))?;
+            Ok(Ints::Input(ix))
+        }
         ArgType::Shape(_) => Ok(Ints::Input(ix)),
         other => Err(error(
             node,
-            format!("input '{what}' must be a 1-D tensor of {allowed:?}, it is {other:?}"),
+            format!(
+                "input '{}' must be a 1-D tensor, it is {other:?}",
+                operand.name()
+            ),
         )),
     }
 }
@@ -238,24 +236,8 @@ fn value(node: &CustomNode, ix: usize, dtype: DType) -> Result<Value, ProcessErr
     let Some(data) = arg.value() else {
         return Ok(Value::Input(ix));
     };
-    if data.dtype() != dtype {
-        return Err(error(
-            node,
-            format!(
-                "constant_value has type {:?} but the data has type {dtype:?}",
-                data.dtype()
-            ),
-        ));
-    }
-    if data.num_elements() != 1 {
-        return Err(error(
-            node,
-            format!(
-                "constant_value must be one value, it has shape {:?}",
-                data.shape()
-            ),
-        ));
-    }
+    let operand = Operand::ConstantValue;
+    check_operand(node, operand, data.dtype(), dtype, Ok(data.shape()))?;
     exact(node, data)
 }
 

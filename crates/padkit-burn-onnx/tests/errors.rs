@@ -54,40 +54,79 @@ fn wrap_pads_in_subgraphs_are_refused_by_name() {
     );
 }
 
+/// `m` (the wrap model) with `pads` as an initializer in place of its graph input, and
+/// its Pad node named `name`.
+fn with_pads(mut m: ModelProto, pads: onnx_ir::TensorProto, name: &str) -> ModelProto {
+    let g = m.graph.mut_or_insert_default();
+    g.initializer.push(pads);
+    g.input.retain(|i| i.name != "pads");
+    g.node[0].name = name.into();
+    m
+}
+
+/// `pads` named so, of ONNX type `data_type` and shape `dims`, eight zeros.
+fn pads_tensor(data_type: i32, dims: Vec<i64>) -> onnx_ir::TensorProto {
+    let mut pads = onnx_ir::TensorProto::new();
+    pads.name = "pads".into();
+    pads.data_type = data_type;
+    pads.dims = dims;
+    match data_type {
+        1 => pads.float_data = vec![0.0; 8],
+        _ => pads.int64_data = vec![0; 8],
+    }
+    pads
+}
+
+/// The error of importing `m`, written as `file`.
+fn build_error(m: &ModelProto, file: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("padkit-burn-onnx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(file);
+    std::fs::write(&path, m.write_to_bytes().unwrap()).unwrap();
+    padkit_burn_onnx::ModelGen::new()
+        .input(&path.to_string_lossy())
+        .out_dir(&dir.join("out").to_string_lossy())
+        .try_run_from_cli(&dir.join("scratch"))
+        .unwrap_err()
+        .to_string()
+}
+
+/// Pads of the wrong type or rank get padkit's one message for each
+/// (`padkit::onnx::Operand`), the message the CLI's core, tract and burn engines give for
+/// the same models (the CLI's `hostile` test).
+#[test]
+fn bad_operands_get_padkits_message() {
+    for (pads, want) in [
+        (
+            pads_tensor(1, vec![8]),
+            "Pad node \"bad\": input 'pads' has type float; Pad takes int64",
+        ),
+        (
+            pads_tensor(7, vec![2, 4]),
+            "Pad node \"bad\": input 'pads' must be 1-D, it has rank 2",
+        ),
+    ] {
+        let err = build_error(&with_pads(wrap_model(), pads, "bad"), "bad.onnx");
+        assert!(err.contains(want), "{err}");
+    }
+}
+
 /// Pads that crop past the axis, known at build time: the op's check fails the
 /// import with padkit's message naming the model's node (not burn-onnx's `custom1`),
 /// through burn-onnx's parser, as an error.
 #[test]
 fn pads_that_do_not_fit_are_build_errors() {
-    let mut m = wrap_model();
-    // pads as an initializer: [0,0,-9,0, 0,0,2,0] on a [1,3,4,5] input, reflect
-    let mut pads = onnx_ir::TensorProto::new();
-    pads.name = "pads".into();
-    pads.data_type = 7;
-    pads.dims = vec![8];
+    // pads [0,0,-9,0, 0,0,2,0] on a [1,3,4,5] input, reflect
+    let mut pads = pads_tensor(7, vec![8]);
     pads.int64_data = vec![0, 0, -9, 0, 0, 0, 2, 0];
-    m.graph.mut_or_insert_default().initializer.push(pads);
-    m.graph
-        .mut_or_insert_default()
-        .input
-        .retain(|i| i.name != "pads");
+    let mut m = with_pads(wrap_model(), pads, "too_much_crop");
     let mode = m.graph.mut_or_insert_default().node[0]
         .attribute
         .iter_mut()
         .find(|a| a.name == "mode")
         .unwrap();
     mode.s = "reflect".into();
-    m.graph.mut_or_insert_default().node[0].name = "too_much_crop".into();
-    let dir = std::env::temp_dir().join(format!("padkit-burn-onnx-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("crop.onnx");
-    std::fs::write(&path, m.write_to_bytes().unwrap()).unwrap();
-    let err = padkit_burn_onnx::ModelGen::new()
-        .input(&path.to_string_lossy())
-        .out_dir(&dir.join("out").to_string_lossy())
-        .try_run_from_cli(&dir.join("scratch"))
-        .unwrap_err();
-    let err = err.to_string();
+    let err = build_error(&m, "crop.onnx");
     assert!(
         err.contains(
             "Pad node \"too_much_crop\": axis 2: output extent would be -3 (extent 4, begin -9, end 2"

@@ -44,6 +44,7 @@
 mod check;
 mod composed;
 mod counters;
+pub mod dtype;
 mod fill;
 mod host;
 pub mod import;

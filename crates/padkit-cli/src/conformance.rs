@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail, ensure};
 
+use crate::engine::pad_graph::Outcome;
 use crate::engine::{self, Engine};
 use crate::suite::read_manifest;
 use crate::verdict::{Expect, Tally, class_check, judge};
@@ -15,7 +16,7 @@ use padkit::Tensor;
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error};
 use padkit_onnx::data::{data_sets, find_cases, numbered, read_model};
-use padkit_onnx::graph::{Outcome, graph_inputs, is_pad_graph};
+use padkit_onnx::graph::{graph_inputs, is_pad_graph};
 use padkit_onnx::names::printable;
 use tract_onnx::pb::ModelProto;
 

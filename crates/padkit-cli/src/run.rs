@@ -10,10 +10,11 @@ use padkit::{Data, Tensor};
 use prost::Message;
 use tract_onnx::pb::TensorProto;
 
+use crate::engine::pad_graph::Outcome;
 use crate::engine::{self, Engine};
 use padkit_conformance::compare::head;
 use padkit_onnx::data::{numbered, read_model};
-use padkit_onnx::graph::{Outcome, graph_inputs};
+use padkit_onnx::graph::graph_inputs;
 use padkit_onnx::names::{file_name, printable};
 use padkit_onnx::npy::read_npy;
 use padkit_onnx::proto::{decode_tensor, tensor_to_proto};

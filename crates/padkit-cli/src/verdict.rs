@@ -6,7 +6,7 @@ use padkit_conformance::compare::{Tolerance, first_difference};
 use padkit_conformance::{Refusal, Verdict};
 
 use crate::engine::Engine;
-use padkit_onnx::graph::Outcome;
+use crate::engine::pad_graph::Outcome;
 use padkit_onnx::isolate::Panicked;
 use padkit_onnx::names::printable;
 

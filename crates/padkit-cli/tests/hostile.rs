@@ -493,24 +493,36 @@ fn invalid_models_are_refused_everywhere() {
         &["--input", &xa],
         "imports no opset of the default ONNX domain",
     );
-    // float pads, 2-D pads
+    // Float pads, 2-D pads, an int64 value for float data, a two-element value: each
+    // engine gives padkit's one message for each (`padkit::onnx::Operand`), under the node.
     let mut m = base.proto();
     m.graph.as_mut().unwrap().initializer[0] = tensor_to_proto(&f32s(&[2], &[1.0, 1.0]), "pads");
     let p = write_model(&dir, "floatpads.onnx", &m);
-    refused_everywhere(&p, &["--input", &xa], "input 'pads' has type");
+    refused_everywhere(
+        &p,
+        &["--input", &xa],
+        "Pad node \"the_pad\": input 'pads' has type float; Pad takes int64",
+    );
     let mut m = base.proto();
     m.graph.as_mut().unwrap().initializer[0] =
         tensor_to_proto(&Tensor::from_slice(&[1, 2], &[1i64, 1]).unwrap(), "pads");
     let p = write_model(&dir, "pads2d.onnx", &m);
-    refused_everywhere(&p, &["--input", &xa], "must be");
-    // an int64 constant value for float data; a two-element one
+    refused_everywhere(
+        &p,
+        &["--input", &xa],
+        "Pad node \"the_pad\": input 'pads' must be 1-D, it has rank 2",
+    );
     for (name, value, want) in [
         (
             "intvalue",
             Tensor::scalar(1i64),
-            "constant value has type int64 but the data has type float",
+            "Pad node \"the_pad\": constant value has type int64 but the data has type float",
         ),
-        ("twovalues", f32s(&[2], &[1.0, 2.0]), "constant_value"),
+        (
+            "twovalues",
+            f32s(&[2], &[1.0, 2.0]),
+            "Pad node \"the_pad\": constant value must hold one element, it holds 2",
+        ),
     ] {
         let m = base.clone().with_value(value, Feed::Initializer);
         let p = write_model(&dir, &format!("{name}.onnx"), &m.proto());

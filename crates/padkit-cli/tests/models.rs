@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
+use padkit_cli::engine::tract::optimize;
 use padkit_onnx::data::{find_cases, numbered, read_model};
-use padkit_onnx::tract::to_tract;
-use padkit_onnx::tract_run::optimize;
+use padkit_tract::to_tract;
 use tract_onnx::prelude::*;
 
 fn models() -> PathBuf {
@@ -47,10 +47,14 @@ fn optimised_graphs_match_stock_tract() {
         let model = read_model(&case.join("model.onnx")).unwrap();
         let inputs = numbered(&case.join("test_data_set_0"), "input").unwrap();
         let feeds: Vec<Tensor> = inputs.iter().map(|t| to_tract(t).unwrap()).collect();
-        let ours = optimize(padkit_onnx::tract_run::padkit_framework(), &model, &feeds)
-            .unwrap()
-            .nodes()
-            .len();
+        let ours = optimize(
+            padkit_cli::engine::tract::padkit_framework(),
+            &model,
+            &feeds,
+        )
+        .unwrap()
+        .nodes()
+        .len();
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         match optimize(tract_onnx::onnx(), &model, &feeds) {
             Ok(stock) if name == "layout" => assert!(ours < stock.nodes().len(), "{name}"),

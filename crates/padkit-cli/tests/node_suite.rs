@@ -295,7 +295,7 @@ mod as_a_user {
             expected.len()
         );
         for (k, (got, want)) in outputs.iter().zip(&expected).enumerate() {
-            let got = padkit_onnx::tract::from_tract(got).with_context(|| format!("output {k}"))?;
+            let got = padkit_tract::from_tract(got).with_context(|| format!("output {k}"))?;
             if let Some(diff) = first_difference(&got, want, tolerance) {
                 bail!("output {k}: {diff}");
             }

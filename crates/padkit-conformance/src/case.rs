@@ -75,6 +75,9 @@ impl Refusal {
             | InputCount { .. }
             | DomainVersion { .. }
             | TypeNeedsOpset { .. }
+            | OperandType { .. }
+            | OperandRank { .. }
+            | ValueNotScalar { .. }
             | ValueType { .. } => Some(SIGNATURE.into()),
             _ => None,
         }

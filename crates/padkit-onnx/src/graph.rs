@@ -1,17 +1,16 @@
 //! What every engine needs of a model before it runs: the checks ONNX Runtime makes at
 //! load time (versions, names, tensors), so that no engine, ours or tract, meets a
-//! malformed graph; and the evaluation of Pad graphs for the `core` and `burn` engines.
+//! malformed graph; the checks of the inputs fed to it; and what the engines read of a
+//! graph (its opset, its fed inputs, whether it is a graph of Pads).
 
 use std::collections::{HashMap, HashSet};
 
 use anyhow::{Context, Result, bail, ensure};
-use padkit::{DType, PadSpec, Tensor};
+use padkit::{DType, Tensor};
 use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
 
-use crate::isolate::isolated;
-use crate::proto::{check_proto, tensor_from_proto};
+use crate::proto::check_proto;
 use padkit::onnx::PADKIT_DOMAIN;
-use padkit_tract::node_opset;
 
 /// The newest ONNX opset of the default domain padkit knows: onnx 1.23's. Pad-25 is the
 /// Pad of opsets 25 to 28, so a model that `onnx.helper.make_model` stamps with the newest
@@ -181,97 +180,6 @@ fn check_constant(node: &NodeProto) -> Result<()> {
     Ok(())
 }
 
-/// A Pad node with its operands evaluated, for an engine to run.
-pub struct PadCall {
-    /// How the node is described in errors.
-    pub node: String,
-    /// The data.
-    pub x: Tensor,
-    /// The pad.
-    pub spec: PadSpec,
-    /// The constant value, if given.
-    pub value: Option<Tensor>,
-}
-
-/// What an engine makes of one Pad node.
-pub enum PadResult {
-    /// The output.
-    Ran(Tensor),
-    /// The engine cannot hold the case (an element type it lacks), with the reason.
-    Unsupported(String),
-}
-
-/// The graph's outputs by name, or the reason the engine cannot hold the case.
-pub enum Outcome {
-    /// Every graph output, in order, by name.
-    Ran(Vec<(String, Tensor)>),
-    /// The engine cannot hold the case, and why.
-    Unsupported(String),
-}
-
-/// Evaluates a checked graph of Pad, Constant and Identity nodes (ONNX's, and padkit's own Pad)
-/// fed by graph inputs and initializers, with `pad` running each Pad node; `engine`
-/// names the engine in errors. Returns exactly the graph's outputs.
-pub fn evaluate(
-    model: &ModelProto,
-    inputs: &[Tensor],
-    engine: &str,
-    pad: &dyn Fn(&PadCall) -> Result<PadResult>,
-) -> Result<Outcome> {
-    let opset = opset(model)?;
-    let g = model.graph.as_ref().context("the model has no graph")?;
-    let mut values: HashMap<&str, Tensor> = HashMap::new();
-    for t in &g.initializer {
-        values.insert(&t.name, tensor_from_proto(t)?);
-    }
-    let names = graph_inputs_for(model, inputs.len())?;
-    for (name, t) in names.iter().zip(inputs) {
-        values.insert(name, t.clone());
-    }
-    for node in &g.node {
-        ensure!(
-            is_pad_graph_node(node),
-            "the {engine} engine evaluates graphs of Pad, Constant and Identity nodes; {} is not one \
-             (tract runs whole models)",
-            describe(node)
-        );
-        ensure!(
-            node.output.len() == 1,
-            "{} has {} outputs; it must have 1",
-            describe(node),
-            node.output.len()
-        );
-        let out = match node.op_type.as_str() {
-            "Constant" => constant(node)?,
-            "Identity" => {
-                ensure!(
-                    node.input.len() == 1,
-                    "{} has {} inputs; it must have 1",
-                    describe(node),
-                    node.input.len()
-                );
-                operand(&values, node, 0)?.clone()
-            }
-            _ => match pad(&pad_call(node, node_opset(model, node, opset), &values)?)? {
-                PadResult::Ran(t) => t,
-                PadResult::Unsupported(why) => return Ok(Outcome::Unsupported(why)),
-            },
-        };
-        values.insert(&node.output[0], out);
-    }
-    let outputs = g
-        .output
-        .iter()
-        .map(|o| {
-            let t = values
-                .get(o.name.as_str())
-                .with_context(|| format!("graph output {:?} was not computed", o.name))?;
-            Ok((o.name.clone(), t.clone()))
-        })
-        .collect::<Result<_>>()?;
-    Ok(Outcome::Ran(outputs))
-}
-
 /// True for graphs of Pad, Constant and Identity nodes only, whose outputs are exact.
 pub fn is_pad_graph(model: &ModelProto) -> bool {
     model
@@ -290,7 +198,7 @@ pub fn uses_interior(model: &ModelProto) -> bool {
 }
 
 /// A node of a Pad graph: ONNX's Pad, Constant or Identity, or padkit's own Pad.
-fn is_pad_graph_node(node: &NodeProto) -> bool {
+pub fn is_pad_graph_node(node: &NodeProto) -> bool {
     (is_default_domain(node) && ["Pad", "Constant", "Identity"].contains(&node.op_type.as_str()))
         || (node.domain == PADKIT_DOMAIN && node.op_type == "Pad")
 }
@@ -317,127 +225,6 @@ pub fn graph_inputs_for(model: &ModelProto, given: usize) -> Result<Vec<String>>
         given
     );
     Ok(names)
-}
-
-/// The value of a Constant node (its `value` tensor).
-fn constant(node: &NodeProto) -> Result<Tensor> {
-    let a = node
-        .attribute
-        .first()
-        .with_context(|| format!("{} has no value", describe(node)))?;
-    ensure!(
-        a.name == "value",
-        "{}: attribute {:?} is not supported here; the core and burn engines read Constant's 'value' tensor",
-        describe(node),
-        a.name
-    );
-    let t =
-        a.t.as_ref()
-            .with_context(|| format!("{}: attribute 'value' holds no tensor", describe(node)))?;
-    tensor_from_proto(t).with_context(|| describe(node))
-}
-
-fn operand<'v>(
-    values: &'v HashMap<&str, Tensor>,
-    node: &NodeProto,
-    ix: usize,
-) -> Result<&'v Tensor> {
-    let name = &node.input[ix];
-    values.get(name.as_str()).with_context(|| {
-        format!(
-            "{}: input {name:?} is not computed before it",
-            describe(node)
-        )
-    })
-}
-
-/// A Pad node of opset `opset` (of its domain) with its operands read from `values`, checked as ONNX
-/// defines them: the data's type is one this Pad version takes, `pads` is a 1-D int64
-/// tensor, `axes` a 1-D int32 or int64 tensor, and the constant value one element of the
-/// data's type.
-fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Result<PadCall> {
-    let name = describe(node);
-    let pad = padkit_tract::parse_pad_node(node, opset)?;
-    let slots = node.input.len();
-    let given: Vec<usize> = (0..slots).filter(|&i| !node.input[i].is_empty()).collect();
-    let get = |ix: usize| -> Result<&Tensor> {
-        let slot = *given
-            .get(ix)
-            .with_context(|| format!("{name} lacks input {ix}"))?;
-        operand(values, node, slot)
-    };
-    let x = get(0)?;
-    padkit::onnx::check_type(x.dtype(), pad.opset)
-        .map_err(|e| anyhow::Error::new(e).context(name.clone()))?;
-    let ints = |t: &Tensor, what: &str, allowed: &[DType]| -> Result<Vec<i64>> {
-        ensure!(
-            allowed.contains(&t.dtype()),
-            "{name}: input '{what}' has type {}; Pad takes {}",
-            t.dtype(),
-            allowed
-                .iter()
-                .map(|d| d.name())
-                .collect::<Vec<_>>()
-                .join(" or ")
-        );
-        ensure!(
-            t.shape().len() == 1,
-            "{name}: input '{what}' must be 1-D, it has shape {:?}",
-            t.shape()
-        );
-        Ok(match t.dtype() {
-            DType::Int32 => t.to_vec::<i32>()?.into_iter().map(i64::from).collect(),
-            _ => t.to_vec::<i64>()?,
-        })
-    };
-    let pads = match &pad.attr_pads {
-        Some(p) => p.clone(),
-        None => ints(get(1)?, "pads", &[DType::Int64])?,
-    };
-    let axes = pad
-        .axes_input
-        .map(|a| ints(get(a)?, "axes", &[DType::Int32, DType::Int64]))
-        .transpose()?;
-    let value = match (pad.attr_value, pad.value_input) {
-        (Some(bits), _) => Some(float_value(f32::from_bits(bits), x.dtype(), &name)?),
-        (None, Some(v)) => {
-            let v = get(v)?;
-            if v.dtype() != x.dtype() {
-                let e = padkit::PadError::ValueType {
-                    expected: x.dtype(),
-                    got: v.dtype(),
-                };
-                return Err(anyhow::Error::new(e).context(name.clone()));
-            }
-            ensure!(
-                v.len() == 1,
-                "{name}: constant_value must be one value, it has shape {:?}",
-                v.shape()
-            );
-            Some(v.clone())
-        }
-        (None, None) => None,
-    };
-    Ok(PadCall {
-        node: name,
-        x: x.clone(),
-        spec: PadSpec::new(pads)
-            .with_axes(axes)
-            .with_interior(pad.interior)
-            .with_mode(pad.mode),
-        value,
-    })
-}
-
-/// The opset 1–10 float `value` attribute in the data's type (Pad-1 and Pad-2 take float
-/// data only).
-fn float_value(v: f32, dtype: DType, name: &str) -> Result<Tensor> {
-    Ok(match dtype {
-        DType::Float32 => Tensor::scalar(v),
-        DType::Float64 => Tensor::scalar(f64::from(v)),
-        DType::Float16 => Tensor::scalar(padkit::half::f16::from_f32(v)),
-        other => bail!("{name}: data of type {other} is not allowed before opset 11"),
-    })
 }
 
 /// Refuses inputs whose number, type or known dims differ from the graph's declaration.
@@ -485,37 +272,4 @@ pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// A checked Pad graph evaluated on padkit's core ([`core_pad`]), every ONNX type;
-/// outputs above `max_output_bytes` are refused before they are allocated.
-pub fn evaluate_core(
-    model: &ModelProto,
-    inputs: &[Tensor],
-    max_output_bytes: u64,
-) -> Result<Outcome> {
-    evaluate(model, inputs, "core", &|call| {
-        core_pad(call, max_output_bytes)
-    })
-}
-
-/// Checks the model ([`check_model`]) and the inputs ([`check_inputs`]), then runs `body`
-/// isolated (a panic becomes an error; see [`isolated`]) as `name`.
-pub fn run_checked(
-    model: &ModelProto,
-    inputs: &[Tensor],
-    name: &str,
-    body: impl FnOnce() -> Result<Outcome>,
-) -> Result<Outcome> {
-    check_model(model)?;
-    check_inputs(model, inputs)?;
-    isolated(name, body)
-}
-
-/// One Pad node on padkit's core, every ONNX type.
-pub fn core_pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
-    let spec = call.spec.clone().with_max_output_bytes(max_output_bytes);
-    let y = padkit::pad_tensor(&call.x, &spec, call.value.as_ref())
-        .with_context(|| call.node.clone())?;
-    Ok(PadResult::Ran(y))
 }

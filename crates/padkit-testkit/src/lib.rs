@@ -6,7 +6,7 @@
 //! - [`check`]: every public run path of the core against that reference, on outputs that
 //!   start as a sentinel pattern, so an element the kernel forgets to write shows;
 //! - [`fuzz`]: the core fuzz target's body, which `cargo fuzz` and the corpus replay test
-//!   both call (the ONNX targets' bodies live beside the ONNX code, in `padkit_onnx::fuzz`).
+//!   both call (the ONNX targets' bodies live beside the engines, in the `padkit` CLI's `fuzz` module).
 //!
 //! It needs only padkit and padkit-conformance, so the core's test build compiles no
 //! framework.

@@ -2,9 +2,11 @@
 
 use std::mem::MaybeUninit;
 
+use padkit::onnx::Operand as OnnxOperand;
 use padkit::{PadSpec, Plan};
 use tract_hir::internal::*;
 
+use crate::types::check_operand_type;
 use crate::{Operand, PadkitPad};
 
 /// Makes every [`PadkitPad`] of `model`, and of the bodies of its `If` and `Scan` nodes,
@@ -42,17 +44,18 @@ pub(crate) fn pad(
     inputs: &[TValue],
 ) -> TractResult<Tensor> {
     let node = &op.node;
+    let data = inputs[0].datum_type();
     let pads = match &op.pads {
         Operand::Known(p) => p
             .iter()
             .map(|d| d.eval(symbols).to_i64().ok())
             .collect::<Option<Vec<i64>>>()
             .with_context(|| format!("Pad node {node:?}: pads {p:?} are not known yet"))?,
-        Operand::Input(i) => ints(node, "pads", &inputs[*i])?,
+        Operand::Input(i) => ints(node, OnnxOperand::Pads, data, &inputs[*i])?,
     };
     let axes = match &op.axes {
         Operand::Known(a) => a.clone(),
-        Operand::Input(i) => Some(ints(node, "axes", &inputs[*i])?),
+        Operand::Input(i) => Some(ints(node, OnnxOperand::Axes, data, &inputs[*i])?),
     };
     let spec = PadSpec::new(pads)
         .with_axes(axes)
@@ -70,39 +73,21 @@ pub(crate) fn pad(
     Ok(out)
 }
 
-/// A runtime int tensor (pads: int64; axes: int32 or int64) as i64.
-fn ints(node: &str, what: &str, t: &Tensor) -> TractResult<Vec<i64>> {
-    ensure!(
-        t.rank() == 1,
-        "Pad node {node:?}: input '{what}' must be a 1-D tensor, it has shape {:?}",
-        t.shape()
-    );
-    let allowed: &[DatumType] = if what == "axes" {
-        &[DatumType::I64, DatumType::I32, DatumType::TDim]
-    } else {
-        &[DatumType::I64, DatumType::TDim]
-    };
-    ensure!(
-        allowed.contains(&t.datum_type()),
-        "Pad node {node:?}: input '{what}' has type {:?}; Pad takes {}",
-        t.datum_type(),
-        if what == "axes" {
-            "int32 or int64"
-        } else {
-            "int64"
-        }
-    );
+/// A runtime `pads` or `axes` tensor, checked by ONNX's rules for `operand`, as i64.
+fn ints(node: &str, operand: OnnxOperand, data: DatumType, t: &Tensor) -> TractResult<Vec<i64>> {
+    operand
+        .check_shape(t.shape())
+        .map_err(|e| crate::node_error(node, e))?;
+    check_operand_type(node, operand, t.datum_type(), data)?;
     let t = t.cast_to::<i64>()?;
     Ok(t.try_as_plain_ram()?.as_slice::<i64>()?.to_vec())
 }
 
+/// Checks that a constant value holds one element.
 pub(crate) fn check_value(node: &str, v: &Tensor) -> TractResult<()> {
-    ensure!(
-        v.len() == 1,
-        "Pad node {node:?}: input 'constant_value' must hold one value, it has shape {:?}",
-        v.shape()
-    );
-    Ok(())
+    OnnxOperand::ConstantValue
+        .check_shape(v.shape())
+        .map_err(|e| crate::node_error(node, e))
 }
 
 /// Pads `x` with padkit's kernel in `x`'s own element type.

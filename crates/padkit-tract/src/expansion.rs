@@ -1,11 +1,12 @@
 //! The hir-level Pad: inference rules, and wiring into the typed [`PadkitPad`].
 
 use padkit::PadMode;
+use padkit::onnx::Operand as OnnxOperand;
 use tract_hir::internal::*;
 
 use crate::op::{Operand, PadkitPad};
 use crate::shape::symbolic_output_shape;
-use crate::types::onnx_type;
+use crate::types::{check_operand_type, onnx_type};
 
 /// ONNX Pad as tract's inference model sees it: where each operand comes from.
 ///
@@ -81,21 +82,13 @@ impl Expansion for OnnxPad {
         s.equals(&inputs[0].datum_type, &outputs[0].datum_type)?;
         s.equals(&inputs[0].rank, &outputs[0].rank)?;
         if let Some(v) = self.value_input {
-            s.given_2(&inputs[0].datum_type, &inputs[v].datum_type, move |_, data, value| {
-                if data == value {
-                    return Ok(());
-                }
-                match (onnx_type(data), onnx_type(value)) {
-                    (Some(expected), Some(got)) => Err(crate::node_error(
-                        &self.node,
-                        padkit::PadError::ValueType { expected, got },
-                    )),
-                    _ => bail!(
-                        "Pad node {:?}: constant_value has type {value:?} but the data has type {data:?}",
-                        self.node
-                    ),
-                }
-            })?;
+            s.given_2(
+                &inputs[0].datum_type,
+                &inputs[v].datum_type,
+                move |_, data, value| {
+                    check_operand_type(&self.node, OnnxOperand::ConstantValue, value, data)
+                },
+            )?;
         }
         s.given(&inputs[0].datum_type, move |_, dt| {
             match onnx_type(dt) {
@@ -104,38 +97,25 @@ impl Expansion for OnnxPad {
                 None => Ok(()), // tract's own types (TDim, quantized): not ONNX's to check
             }
         })?;
-        for (ix, what) in [(Some(1), "pads"), (self.axes_input, "axes")] {
+        let operands = [
+            (Some(1), OnnxOperand::Pads),
+            (self.axes_input, OnnxOperand::Axes),
+        ];
+        for (ix, operand) in operands {
             let Some(ix) = ix.filter(|_| self.attr_pads.is_none()) else {
                 continue;
             };
             s.given(&inputs[ix].rank, move |_, rank| {
-                ensure!(
-                    rank == 1,
-                    "Pad node {:?}: input '{what}' must be 1-D, it has rank {rank}",
-                    self.node
-                );
-                Ok(())
+                let rank = usize::try_from(rank).unwrap_or(usize::MAX);
+                operand
+                    .check_rank(rank)
+                    .map_err(|e| crate::node_error(&self.node, e))
             })?;
-        }
-        if self.attr_pads.is_none() {
-            s.given(&inputs[1].datum_type, move |_, dt| {
-                ensure!(
-                    dt == i64::datum_type() || dt == TDim::datum_type(),
-                    "Pad node {:?}: input 'pads' has type {dt:?}; Pad takes int64",
-                    self.node
-                );
-                Ok(())
-            })?;
-        }
-        if let Some(a) = self.axes_input {
-            s.given(&inputs[a].datum_type, move |_, dt| {
-                ensure!(
-                    [DatumType::I64, DatumType::I32, DatumType::TDim].contains(&dt),
-                    "Pad node {:?}: input 'axes' has type {dt:?}; Pad takes int32 or int64",
-                    self.node
-                );
-                Ok(())
-            })?;
+            s.given_2(
+                &inputs[0].datum_type,
+                &inputs[ix].datum_type,
+                move |_, data, dt| check_operand_type(&self.node, operand, dt, data),
+            )?;
         }
         let shape_rule = move |s: &mut Solver<'r>,
                                shape: TVec<TDim>,

@@ -7,9 +7,9 @@
 //! string). A zero-constant Pad feeding a Conv is lowered to tract-core's `Pad` so that
 //! the Conv absorbs it; every other Pad runs padkit's kernel.
 //!
-//! It also replaces tract-onnx's `If` with [`If`], which analyses only the branch taken
-//! when the condition is known while the model is analysed (see [`register`]), and adds
-//! ONNX's `CenterCropPad` ([`CenterCropPad`]), which tract-onnx lacks. With the `pulse`
+//! It adds ONNX's `CenterCropPad` ([`CenterCropPad`]), which tract-onnx lacks, and, for
+//! the models that need it, an `If` that analyses only the branch taken when the condition
+//! is known while the model is analysed ([`register_if`], an explicit call). With the `pulse`
 //! feature, models holding padkit's Pad stream with tract-pulse (`padkit_tract::pulse`);
 //! [`nnef`] writes them as NNEF that stock tract reads wherever NNEF's `pad` can.
 //!
@@ -33,6 +33,7 @@ mod op;
 #[cfg(feature = "pulse")]
 pub mod pulse;
 mod shape;
+mod tensor;
 mod types;
 
 /// `e` as an error of the Pad node `node`: the [`padkit::PadError`] stays in the error's
@@ -48,6 +49,7 @@ pub use eval::limit_output_bytes;
 pub use expansion::OnnxPad;
 pub use loader::{node_opset, pad_builder, parse_pad_node};
 pub use op::{Operand, PadkitPad};
+pub use tensor::{from_tract, to_tract};
 pub use types::{datum_type, onnx_type};
 
 use tract_onnx::model::OnnxOpRegister;

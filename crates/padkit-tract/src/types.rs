@@ -48,3 +48,36 @@ pub fn onnx_type(datum_type: DatumType) -> Option<DType> {
         .find(|(_, t)| *t == datum_type)
         .map(|&(d, _)| d)
 }
+
+/// Checks the datum type `got` of the Pad operand `operand`, read from an input, for data
+/// of type `data`, by padkit's rule ([`padkit::onnx::Operand::check_type`]). tract's `TDim`
+/// (pads or axes folded from shapes) counts as int64; a constant value of the data's own
+/// tract type (quantized, say) is accepted as it is.
+pub(crate) fn check_operand_type(
+    node: &str,
+    operand: padkit::onnx::Operand,
+    got: DatumType,
+    data: DatumType,
+) -> tract_hir::internal::TractResult<()> {
+    use padkit::onnx::Operand;
+    if operand == Operand::ConstantValue && got == data {
+        return Ok(());
+    }
+    let as_onnx = |dt: DatumType| match dt {
+        DatumType::TDim if operand != Operand::ConstantValue => Some(DType::Int64),
+        dt => onnx_type(dt),
+    };
+    match (as_onnx(got), as_onnx(data)) {
+        (Some(got), Some(data)) => operand
+            .check_type(got, data)
+            .map_err(|e| crate::node_error(node, e)),
+        (Some(got), None) if operand != Operand::ConstantValue => operand
+            .check_type(got, got)
+            .map_err(|e| crate::node_error(node, e)),
+        _ => Err(tract_hir::internal::format_err!(
+            "Pad node {node:?}: input '{}' has type {got:?} and the data {data:?}; ONNX \
+             defines no such Pad",
+            operand.name()
+        )),
+    }
+}

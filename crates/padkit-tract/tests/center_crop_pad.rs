@@ -4,7 +4,7 @@
 //! rule (the smaller half of a crop or pad goes before).
 
 use padkit_onnx::model::{Feed, PadModel};
-use padkit_onnx::tract::{from_tract, to_tract};
+use padkit_tract::{from_tract, to_tract};
 use tract_onnx::pb::{AttributeProto, ModelProto};
 use tract_onnx::prelude::*;
 

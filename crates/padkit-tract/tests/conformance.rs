@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use padkit_onnx::proto::tensor_from_proto;
-use padkit_onnx::tract::{from_tract, to_tract};
+use padkit_tract::{from_tract, to_tract};
 use prost::Message;
 use tract_onnx::pb::TensorProto;
 use tract_onnx::prelude::*;

@@ -13,7 +13,7 @@ fn error(m: PadModel) -> String {
             let inputs = m
                 .inputs()
                 .iter()
-                .map(|t| Ok(padkit_onnx::tract::to_tract(t)?.into_tvalue()))
+                .map(|t| Ok(padkit_tract::to_tract(t)?.into_tvalue()))
                 .collect::<TractResult<TVec<_>>>()?;
             p.run(inputs)
         });
@@ -167,7 +167,7 @@ fn pads_of_the_wrong_type_or_rank() {
     for (pads, want) in [
         (
             Tensor::from_slice(&[4], &[1.0f32; 4]).unwrap(),
-            "input 'pads' has type F32; Pad takes int64",
+            "input 'pads' has type float; Pad takes int64",
         ),
         (
             Tensor::from_slice(&[2, 2], &[1i64; 4]).unwrap(),
@@ -215,9 +215,7 @@ fn padkit_domain_interior_is_refused_and_symmetric_needs_the_domain() {
     let out = model
         .into_runnable()
         .unwrap()
-        .run(tvec![
-            padkit_onnx::tract::to_tract(&x()).unwrap().into_tvalue()
-        ])
+        .run(tvec![padkit_tract::to_tract(&x()).unwrap().into_tvalue()])
         .unwrap();
     assert_eq!(out[0].shape(), &[3, 4]);
 }

@@ -3,8 +3,8 @@
 
 use padkit::{PadMode, Tensor};
 use padkit_onnx::model::{Feed, PadModel};
-use padkit_onnx::tract::to_tract;
 use padkit_testkit::Case;
+use padkit_tract::to_tract;
 use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::ops::change_axes::AxisOp;

@@ -7,9 +7,9 @@
 
 use padkit::{PadMode, Tensor};
 use padkit_onnx::model::{Feed, PadModel};
-use padkit_onnx::tract::{from_tract, to_tract};
 use padkit_tract::nnef::WithPadkit;
 use padkit_tract::{Operand, PadkitPad};
+use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::ops::array::Pad as CorePad;
 
@@ -339,7 +339,7 @@ fn hostile_padkit_pad_parameters_are_refused() {
         let doc = text.replace(&call, &hostile);
         let outcome = std::panic::catch_unwind(|| {
             let model = padkit_tract::nnef::read_text(&doc)?;
-            let x = padkit_onnx::tract::to_tract(&x())?;
+            let x = padkit_tract::to_tract(&x())?;
             model.into_runnable()?.run(tvec![x.into_tvalue()])
         });
         let result = outcome.unwrap_or_else(|_| panic!("panicked on {hostile}"));

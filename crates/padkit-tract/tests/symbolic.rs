@@ -8,8 +8,8 @@
 use padkit::Tensor;
 use padkit_onnx::model::{Feed, PadModel};
 use padkit_onnx::proto::tensor_to_proto;
-use padkit_onnx::tract::{from_tract, to_tract};
 use padkit_testkit::Case;
+use padkit_tract::{from_tract, to_tract};
 use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 

@@ -301,6 +301,25 @@ pub enum PadError {
         /// The first Pad version that takes it.
         since: i64,
     },
+    /// An ONNX Pad operand read from an input (`pads`, `axes`) of a type ONNX does not
+    /// allow for it.
+    #[error("input '{input}' has type {got}; Pad takes {}", type_list(allowed))]
+    OperandType {
+        /// The input's name in the ONNX spec.
+        input: &'static str,
+        /// Its element type.
+        got: DType,
+        /// The types ONNX allows for it.
+        allowed: &'static [DType],
+    },
+    /// An ONNX Pad operand read from an input (`pads`, `axes`) that is not 1-D.
+    #[error("input '{input}' must be 1-D, it has rank {rank}")]
+    OperandRank {
+        /// The input's name in the ONNX spec.
+        input: &'static str,
+        /// Its rank.
+        rank: usize,
+    },
     /// An ONNX element type code that padkit does not know.
     #[error("unknown ONNX element type code {0}")]
     UnknownDType(i32),
@@ -318,6 +337,15 @@ pub enum PadError {
         /// Type held.
         actual: DType,
     },
+}
+
+/// `int32 or int64`.
+fn type_list(types: &[DType]) -> String {
+    types
+        .iter()
+        .map(|d| d.name())
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// `bytes` for people: the exact count, and in GiB or MiB when large.

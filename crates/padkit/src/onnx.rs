@@ -318,6 +318,137 @@ pub fn check_type(dtype: DType, opset: i64) -> Result<()> {
     })
 }
 
+/// An operand that Pad-11 and later read from an input: `pads` (input 1), `constant_value`
+/// (input 2) and `axes` (input 3, from Pad-18). Its rules are ONNX's: `pads` is a 1-D
+/// int64 tensor, `axes` a 1-D int32 or int64 tensor, and `constant_value` one element of
+/// the data's type. Every loader of ONNX models in padkit checks its operands here, so
+/// that each gives the same error for the same bad model.
+///
+/// ```
+/// use padkit::{DType, onnx::Operand};
+/// assert!(Operand::Axes.check_type(DType::Int32, DType::Float32).is_ok());
+/// assert_eq!(
+///     Operand::Pads.check_type(DType::Int32, DType::Float32).unwrap_err().to_string(),
+///     "input 'pads' has type int32; Pad takes int64"
+/// );
+/// assert_eq!(
+///     Operand::Pads.check_shape(&[2, 2]).unwrap_err().to_string(),
+///     "input 'pads' must be 1-D, it has rank 2"
+/// );
+/// assert_eq!(
+///     Operand::ConstantValue.check_shape(&[2]).unwrap_err().to_string(),
+///     "constant value must hold one element, it holds 2"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    /// `pads`: a 1-D int64 tensor.
+    Pads,
+    /// `constant_value`: one element of the data's type (a scalar, or a 1-element tensor
+    /// as ONNX Runtime accepts).
+    ConstantValue,
+    /// `axes`: a 1-D int32 or int64 tensor.
+    Axes,
+}
+
+impl Operand {
+    /// The input's name in the ONNX spec.
+    ///
+    /// ```
+    /// assert_eq!(padkit::onnx::Operand::ConstantValue.name(), "constant_value");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Operand::Pads => "pads",
+            Operand::ConstantValue => "constant_value",
+            Operand::Axes => "axes",
+        }
+    }
+
+    /// Checks the operand's element type `got`, for data of type `data`.
+    ///
+    /// # Errors
+    ///
+    /// [`PadError::OperandType`] for pads other than int64 or axes other than int32 and
+    /// int64, [`PadError::ValueType`] for a constant value of another type than the data.
+    ///
+    /// ```
+    /// use padkit::{DType, onnx::Operand};
+    /// assert!(Operand::ConstantValue.check_type(DType::Float16, DType::Float16).is_ok());
+    /// assert!(Operand::ConstantValue.check_type(DType::Int64, DType::Float16).is_err());
+    /// ```
+    pub fn check_type(self, got: DType, data: DType) -> Result<()> {
+        let allowed: &'static [DType] = match self {
+            Operand::Pads => &[DType::Int64],
+            Operand::Axes => &[DType::Int32, DType::Int64],
+            Operand::ConstantValue if got == data => return Ok(()),
+            Operand::ConstantValue => {
+                return Err(PadError::ValueType {
+                    expected: data,
+                    got,
+                });
+            }
+        };
+        if allowed.contains(&got) {
+            return Ok(());
+        }
+        Err(PadError::OperandType {
+            input: self.name(),
+            got,
+            allowed,
+        })
+    }
+
+    /// Checks the rank of `pads` or `axes` (1), for loaders that know the rank before the
+    /// shape; a constant value's rank is free (its element count is checked by
+    /// [`Operand::check_shape`]).
+    ///
+    /// # Errors
+    ///
+    /// [`PadError::OperandRank`] when `pads` or `axes` is not 1-D.
+    ///
+    /// ```
+    /// use padkit::onnx::Operand;
+    /// assert!(Operand::Axes.check_rank(1).is_ok());
+    /// assert!(Operand::Axes.check_rank(0).is_err());
+    /// assert!(Operand::ConstantValue.check_rank(0).is_ok());
+    /// ```
+    pub fn check_rank(self, rank: usize) -> Result<()> {
+        if self == Operand::ConstantValue || rank == 1 {
+            return Ok(());
+        }
+        Err(PadError::OperandRank {
+            input: self.name(),
+            rank,
+        })
+    }
+
+    /// Checks the operand's shape: 1-D for `pads` and `axes`, one element for the constant
+    /// value.
+    ///
+    /// # Errors
+    ///
+    /// [`PadError::OperandRank`] as [`Operand::check_rank`], and
+    /// [`PadError::ValueNotScalar`] for a constant value of other than one element.
+    ///
+    /// ```
+    /// use padkit::onnx::Operand;
+    /// assert!(Operand::ConstantValue.check_shape(&[1]).is_ok());
+    /// assert!(Operand::ConstantValue.check_shape(&[]).is_ok());
+    /// assert!(Operand::Pads.check_shape(&[4]).is_ok());
+    /// ```
+    pub fn check_shape(self, shape: &[usize]) -> Result<()> {
+        self.check_rank(shape.len())?;
+        let elements = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+        if self == Operand::ConstantValue && elements != Some(1) {
+            return Err(PadError::ValueNotScalar {
+                elements: elements.unwrap_or(usize::MAX),
+            });
+        }
+        Ok(())
+    }
+}
+
 /// The first Pad version that takes `dtype`.
 fn since(dtype: DType) -> i64 {
     use DType::*;

@@ -34,10 +34,10 @@ pub fn models(dirs: &[std::path::PathBuf], runs: usize, json: bool) -> Result<()
             let inputs = padkit_onnx::data::numbered(&case.join("test_data_set_0"), "input")?;
             let feeds = inputs
                 .iter()
-                .map(padkit_onnx::tract::to_tract)
+                .map(padkit_tract::to_tract)
                 .collect::<Result<TVec<_>>>()?;
-            let optimize = |f| padkit_onnx::tract_run::optimize(f, &model, &feeds);
-            let padkit = optimize(padkit_onnx::tract_run::padkit_framework())?;
+            let optimize = |f| crate::engine::tract::optimize(f, &model, &feeds);
+            let padkit = optimize(crate::engine::tract::padkit_framework())?;
             let stock = optimize(tract_onnx::onnx());
             let plan = |m: TypedModel| -> Result<Job> {
                 let plan = m.into_runnable()?;

@@ -13,7 +13,7 @@ use padkit_onnx::model::{Feed, PadModel};
 
 /// Pushes `padkit-tract`, and `tract-core` where its `Pad` can do `w`.
 pub(super) fn push(w: &Workload, x: &Tensor, jobs: &mut Vec<(String, Job)>) -> Result<()> {
-    let tx = padkit_onnx::tract::to_tract(x)?.into_arc_tensor();
+    let tx = padkit_tract::to_tract(x)?.into_arc_tensor();
     let opset = opset_for(&w.spec);
     let mut m = PadModel::new(
         opset,

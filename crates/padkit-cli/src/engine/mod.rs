@@ -3,12 +3,20 @@
 //! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
 //! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`).
 
+pub mod burn;
+pub mod core;
+pub mod pad_graph;
+pub mod stock_burn;
+pub mod tract;
+
 use anyhow::Result;
 use padkit::Tensor;
+use padkit_onnx::graph::{check_inputs, check_model, uses_interior};
+use padkit_onnx::isolate::isolated;
 use tract_onnx::pb::ModelProto;
 
-use padkit_onnx::graph::{Outcome, evaluate, evaluate_core, run_checked, uses_interior};
-use padkit_onnx::tract_run;
+use self::core::evaluate_core;
+use self::pad_graph::{Outcome, evaluate};
 
 /// Which engine runs a model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,6 +37,7 @@ impl Engine {
     /// padkit's engines (`--engine all`).
     pub const ALL: [Engine; 3] = [Engine::Core, Engine::Tract, Engine::Burn];
 
+    /// The engine as `--engine` and the reports name it.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Core => "core",
@@ -55,17 +64,25 @@ pub fn run(
             "padkit-tract does not run interior padding (padkit's domain)".into(),
         )),
         Engine::Burn => evaluate(model, inputs, name, &|call| {
-            crate::burn_engine::pad(call, max_output_bytes)
+            self::burn::pad(call, max_output_bytes)
         }),
         Engine::StockBurn => evaluate(model, inputs, name, &|call| {
-            crate::stock_burn_engine::pad(call, max_output_bytes)
+            self::stock_burn::pad(call, max_output_bytes)
         }),
-        Engine::Tract => tract_run::run(
-            tract_run::padkit_framework(),
-            model,
-            inputs,
-            max_output_bytes,
-        ),
-        Engine::StockTract => tract_run::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
+        Engine::Tract => tract::run(tract::padkit_framework(), model, inputs, max_output_bytes),
+        Engine::StockTract => tract::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
     })
+}
+
+/// Checks the model ([`check_model`]) and the inputs ([`check_inputs`]), then runs `body`
+/// isolated (a panic becomes an error; see [`isolated`]) as `name`.
+pub fn run_checked(
+    model: &ModelProto,
+    inputs: &[Tensor],
+    name: &str,
+    body: impl FnOnce() -> Result<Outcome>,
+) -> Result<Outcome> {
+    check_model(model)?;
+    check_inputs(model, inputs)?;
+    isolated(name, body)
 }

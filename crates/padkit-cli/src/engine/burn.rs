@@ -2,34 +2,13 @@
 //! backend, for the element types Burn holds.
 
 use anyhow::{Context, Result, bail};
-use burn::tensor::{
-    Bool, BoolStore, DType as BurnType, Device, Int, Tensor as BurnTensor, TensorData,
-};
+use burn::tensor::{Bool, Device, Int, Tensor as BurnTensor, TensorData};
 use padkit::half::{bf16, f16};
 use padkit::{DType, Data, PadError, PadSpec, Tensor};
+use padkit_burn::dtype::burn_type;
 use padkit_burn::{Fill, pad_with};
 
-use padkit_onnx::graph::{PadCall, PadResult};
-
-/// Burn's type for an ONNX type, when Burn has one.
-pub(crate) fn burn_type(dtype: DType) -> Option<BurnType> {
-    Some(match dtype {
-        DType::Float32 => BurnType::F32,
-        DType::Float64 => BurnType::F64,
-        DType::Float16 => BurnType::F16,
-        DType::BFloat16 => BurnType::BF16,
-        DType::Int8 => BurnType::I8,
-        DType::Int16 => BurnType::I16,
-        DType::Int32 => BurnType::I32,
-        DType::Int64 => BurnType::I64,
-        DType::UInt8 => BurnType::U8,
-        DType::UInt16 => BurnType::U16,
-        DType::UInt32 => BurnType::U32,
-        DType::UInt64 => BurnType::U64,
-        DType::Bool => BurnType::Bool(BoolStore::Native),
-        _ => return None,
-    })
-}
+use super::pad_graph::{PadCall, PadResult};
 
 /// The first element of `v` as `T`.
 pub(crate) fn first<T: padkit::Element>(v: &Tensor) -> Result<T> {

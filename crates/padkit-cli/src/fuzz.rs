@@ -10,9 +10,13 @@ use tract_onnx::pb::type_proto;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::DimLike;
 
-use crate::graph::{Outcome, evaluate_core, graph_inputs, run_checked};
-use crate::isolate::{Panicked, isolated};
-use crate::tract_run;
+use padkit_onnx::graph::graph_inputs;
+use padkit_onnx::isolate::{Panicked, isolated};
+
+use crate::engine::core::evaluate_core;
+use crate::engine::pad_graph::Outcome;
+use crate::engine::run_checked;
+use crate::engine::tract as tract_run;
 
 /// Largest output a fuzzed run may allocate.
 const MAX_OUTPUT_BYTES: u64 = 1 << 24;
@@ -21,11 +25,11 @@ const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 /// core engine on small inputs.
 ///
 /// ```
-/// padkit_onnx::fuzz::readers(b"\x93NUMPY\x01\x00");
+/// padkit_cli::fuzz::readers(b"\x93NUMPY\x01\x00");
 /// ```
 pub fn readers(data: &[u8]) {
-    let _ = crate::proto::decode_tensor(data, "fuzz input");
-    let _ = crate::npy::read_npy(data, "fuzz input");
+    let _ = padkit_onnx::proto::decode_tensor(data, "fuzz input");
+    let _ = padkit_onnx::npy::read_npy(data, "fuzz input");
     run(data, |model, inputs| {
         run_checked(model, inputs, "core", || {
             evaluate_core(model, inputs, MAX_OUTPUT_BYTES)
@@ -36,7 +40,7 @@ pub fn readers(data: &[u8]) {
 /// `data` as a model through the checks and tract (load, optimise, run on small inputs).
 ///
 /// ```
-/// padkit_onnx::fuzz::tract_model(&[0x08, 0x07]);
+/// padkit_cli::fuzz::tract_model(&[0x08, 0x07]);
 /// ```
 pub fn tract_model(data: &[u8]) {
     run(data, |model, inputs| {
@@ -55,7 +59,7 @@ pub fn tract_model(data: &[u8]) {
 /// `padkit_pad` parameters), then run on small zero inputs.
 ///
 /// ```
-/// padkit_onnx::fuzz::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
+/// padkit_cli::fuzz::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
 /// ```
 pub fn nnef(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {

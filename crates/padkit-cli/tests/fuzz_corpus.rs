@@ -31,15 +31,15 @@ fn replay(target: &str, run: fn(&[u8])) {
 
 #[test]
 fn readers_corpus_replays_cleanly() {
-    replay("readers", padkit_onnx::fuzz::readers);
+    replay("readers", padkit_cli::fuzz::readers);
 }
 
 #[test]
 fn tract_model_corpus_replays_cleanly() {
-    replay("tract_model", padkit_onnx::fuzz::tract_model);
+    replay("tract_model", padkit_cli::fuzz::tract_model);
 }
 
 #[test]
 fn nnef_corpus_replays_cleanly() {
-    replay("nnef", padkit_onnx::fuzz::nnef);
+    replay("nnef", padkit_cli::fuzz::nnef);
 }

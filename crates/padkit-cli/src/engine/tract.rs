@@ -1,13 +1,13 @@
-//! A whole model through tract (with padkit's Pad, `padkit_tract::onnx()`, or stock
+//! The `tract` and `stock-tract` engines: a whole model through tract (with padkit's Pad, `padkit_tract::onnx()`, or stock
 //! tract-onnx), stage by stage, each failure naming its stage.
 
-use crate::tract::{from_tract, to_tract};
 use anyhow::Result;
+use padkit_onnx::isolate::isolated;
+use padkit_tract::{from_tract, to_tract};
 use tract_onnx::pb::ModelProto;
 use tract_onnx::prelude::*;
 
-use crate::graph::Outcome;
-use crate::isolate::isolated;
+use super::pad_graph::Outcome;
 
 /// padkit's tract, as the CLI's `tract` engine runs models: [`padkit_tract::onnx`] with
 /// padkit's `If` ([`padkit_tract::register_if`]), which analyses only the branch a known
