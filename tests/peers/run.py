@@ -13,7 +13,7 @@ case must fail, is "wrong". A case the harness cannot put to the engine (an elem
 engine's Python binding cannot take from numpy or give back: see `harness_limit`) is
 "untested", not charged to the engine. As padkit's `credit_error` has it, an error on a case
 that must fail passes only where the engine passes the case's valid twin (the manifest's
-"twin"); otherwise the case reads refused (a twin declared unsupported) or untested. At the
+"twin"); otherwise the case reads unsupported (a twin declared so) or untested. At the
 end it prints a tally per engine.
 """
 
@@ -28,8 +28,6 @@ import numpy as np
 TIMEOUT_S = 60
 # As padkit_conformance::report::DETAIL_CHARS.
 DETAIL_CHARS = 240
-# As padkit_conformance::grade::UNSUPPORTED.
-UNSUPPORTED = "unsupported: "
 
 
 class NotRun(Exception):
@@ -305,10 +303,9 @@ def credit_error(verdict, twin, twin_verdict):
         }
     if twin_verdict["verdict"] == "pass":
         return verdict
-    detail = twin_verdict.get("detail", "")
-    if twin_verdict["verdict"] == "refused" and detail.startswith(UNSUPPORTED):
-        rest = detail[len(UNSUPPORTED):]
-        return {"verdict": "refused", "detail": f"{UNSUPPORTED}as its valid twin `{twin}`: {rest}"}
+    if twin_verdict["verdict"] == "unsupported":
+        why = twin_verdict.get("detail", "")
+        return {"verdict": "unsupported", "detail": f"as its valid twin `{twin}`: {why}"}
     return {
         "verdict": "untested",
         "detail": "its error is not credited: the engine does not pass the case's valid twin "
@@ -321,17 +318,19 @@ def clip(text, n=DETAIL_CHARS):
     return text if len(text) <= n else text[:n] + "…"
 
 
-VERDICTS = ("pass", "refused", "wrong", "crash", "untested")
+VERDICTS = ("pass", "refused", "unsupported", "wrong", "crash", "untested")
 
 
 def tally(report, engine):
-    """ENGINE: N passed, N refused, N wrong, N crash, N untested."""
+    """ENGINE: N passed, N refused, N wrong, N crash, N untested (declared refusals among
+    the refused, as padkit's table counts them)."""
     n = dict.fromkeys(VERDICTS, 0)
     for row in report["cases"]:
         if engine in row["results"]:
             n[row["results"][engine]["verdict"]] += 1
     return (
-        f"{engine}: {n['pass']} passed, {n['refused']} refused, {n['wrong']} wrong, "
+        f"{engine}: {n['pass']} passed, {n['refused'] + n['unsupported']} refused, "
+        f"{n['wrong']} wrong, "
         f"{n['crash']} crash, {n['untested']} untested"
     )
 

@@ -321,7 +321,6 @@ fn by_name(r: &Report) -> HashMap<&str, &CaseResult> {
 fn kind(v: Option<&Verdict>) -> &'static str {
     match v {
         None => "no verdict",
-        Some(v) if v.is_unsupported() => "unsupported",
         Some(v) => v.name(),
     }
 }
@@ -391,10 +390,9 @@ mod tests {
             .results
             .insert("core".into(), Verdict::Wrong("off by two".into()));
         assert!(crate::suite::differences(&a, &b).is_empty());
-        b.cases[0].results.insert(
-            "tract".into(),
-            Verdict::Refused("unsupported: no f32".into()),
-        );
+        b.cases[0]
+            .results
+            .insert("tract".into(), Verdict::Unsupported("no f32".into()));
         b.cases[1].results.insert("tract".into(), Verdict::Pass);
         b.record("c3", &[], "core", Verdict::Pass);
         b.engines.push("burn".into());

@@ -2,13 +2,13 @@
 
 use anyhow::Result;
 use padkit::{PadError, Tensor};
-use padkit_conformance::compare::{Tolerance, first_difference};
+use padkit_conformance::compare::Tolerance;
+use padkit_conformance::grade::{self, Classed, Run, Want};
 use padkit_conformance::{Refusal, Verdict};
 
 use crate::engine::Engine;
 use crate::engine::pad_graph::Outcome;
 use padkit_onnx::isolate::Panicked;
-use padkit_onnx::names::printable;
 
 /// What a case expects of an engine.
 #[derive(Debug, Clone, Copy)]
@@ -61,7 +61,7 @@ impl Tally {
         match v {
             Verdict::Pass => self.passed += 1,
             Verdict::Untested(_) => self.untested += 1,
-            v if v.is_unsupported() => self.skipped += 1,
+            Verdict::Unsupported(_) => self.skipped += 1,
             _ => self.failed += 1,
         }
     }
@@ -86,59 +86,31 @@ impl Tally {
     }
 }
 
-/// Grades a run: an error is a pass where the case must fail (when it is of the case's
-/// class, as [`Expect::Error`]'s [`ClassCheck`] checks it) and a refusal otherwise (a
-/// crash when it is a caught panic); outputs are compared exactly (bit-exact, NaN-aware),
-/// or within `tolerance` for float outputs when one is given.
+/// Grades a run by padkit's one rule ([`padkit_conformance::grade::judge`]): a caught panic
+/// is a crash, and an error's class is read from the [`PadError`] in its chain where
+/// [`Expect::Error`]'s [`ClassCheck`] asks for it.
 pub fn judge(run: Result<Outcome>, expect: Expect, tolerance: Option<Tolerance>) -> Verdict {
-    let (outs, expected) = match (run, expect) {
-        (Err(e), _) if e.chain().any(|c| c.is::<Panicked>()) => {
-            return Verdict::Crash(format!("{e:#}"));
-        }
-        (Err(e), Expect::Error(class, check)) => return error_verdict(&e, class, check),
-        (Err(e), Expect::Outputs(_)) => return Verdict::Refused(format!("{e:#}")),
-        (Ok(Outcome::Unsupported(why)), _) => {
-            return Verdict::Refused(format!("{}{why}", padkit_conformance::grade::UNSUPPORTED));
-        }
-        (Ok(Outcome::Ran(outs)), Expect::Error(class, _)) => {
-            let shapes: Vec<_> = outs.iter().map(|(_, t)| t.shape().to_vec()).collect();
-            return Verdict::Wrong(format!(
-                "gave outputs of shapes {shapes:?} where the case must fail ({class})"
-            ));
-        }
-        (Ok(Outcome::Ran(outs)), Expect::Outputs(expected)) => (outs, expected),
+    let (want, check) = match expect {
+        Expect::Outputs(outputs) => (Want::Outputs(outputs), ClassCheck::Any),
+        Expect::Error(class, check) => (Want::Error(class), check),
     };
-    if outs.len() != expected.len() {
-        return Verdict::Wrong(format!(
-            "{} outputs, expected {}",
-            outs.len(),
-            expected.len()
-        ));
-    }
-    let diff = outs.iter().zip(expected).find_map(|((name, got), want)| {
-        first_difference(got, want, tolerance).map(|d| format!("output {:?}: {d}", printable(name)))
-    });
-    diff.map_or(Verdict::Pass, Verdict::Wrong)
-}
-
-/// The verdict of error `e` where the case must fail with `class`: a pass when its class
-/// is the case's (as `check` checks it), else wrong.
-fn error_verdict(e: &anyhow::Error, class: &str, check: ClassCheck) -> Verdict {
-    if check == ClassCheck::Any {
-        return Verdict::Pass;
-    }
-    let got = e
-        .chain()
-        .find_map(|c| c.downcast_ref::<PadError>())
-        .and_then(Refusal::class_of_error);
-    if got.as_deref() == Some(class) {
-        Verdict::Pass
-    } else {
-        let got = got.unwrap_or_else(|| "an error of no class".into());
-        Verdict::Wrong(format!(
-            "failed with {got} ({e:#}) where the case must fail with {class}"
-        ))
-    }
+    let run = match run {
+        Err(e) if e.chain().any(|c| c.is::<Panicked>()) => Run::Crash(format!("{e:#}")),
+        Err(e) => {
+            let classed = match check {
+                ClassCheck::Any => Classed::Unchecked,
+                ClassCheck::Strict => Classed::Class(
+                    e.chain()
+                        .find_map(|c| c.downcast_ref::<PadError>())
+                        .and_then(Refusal::class_of_error),
+                ),
+            };
+            Run::Error(format!("{e:#}"), classed)
+        }
+        Ok(Outcome::Unsupported(why)) => Run::Unsupported(why),
+        Ok(Outcome::Ran(outs)) => Run::Outputs(outs),
+    };
+    grade::judge(want, run, tolerance)
 }
 
 #[cfg(test)]
@@ -154,7 +126,7 @@ mod tests {
     fn unsupported_refusals_are_skips() {
         let mut t = Tally::default();
         t.record(&Verdict::Refused("no".into()));
-        t.record(&Verdict::Refused("unsupported: no int4".into()));
+        t.record(&Verdict::Unsupported("no int4".into()));
         assert_eq!((t.passed, t.failed, t.skipped), (0, 1, 1));
     }
 
@@ -169,7 +141,7 @@ mod tests {
         assert!(!t.tested_nothing());
         let mut none = Tally::default();
         none.record(&Verdict::Untested("twin refused".into()));
-        none.record(&Verdict::Refused("unsupported: no int4".into()));
+        none.record(&Verdict::Unsupported("no int4".into()));
         assert!(none.tested_nothing());
     }
 

@@ -385,12 +385,7 @@ fn two_reports(dir: &Path) -> (PathBuf, PathBuf) {
     a.record("c2", &[], "tract", Verdict::Pass);
     let mut b = Report::new(&["core", "tract"]);
     b.record("c1", &[], "core", Verdict::Pass);
-    b.record(
-        "c1",
-        &[],
-        "tract",
-        Verdict::Refused("unsupported: no f32".into()),
-    );
+    b.record("c1", &[], "tract", Verdict::Unsupported("no f32".into()));
     b.record(
         "c2",
         &[],

@@ -1,5 +1,6 @@
-//! Grading an engine's answer to a case: pass, refused (a clear error), wrong (another
-//! output, or an output where the case must fail) or crash.
+//! Grading an engine's answer to a case: pass, refused (a clear error), unsupported (a
+//! declared refusal), wrong (another output, or an output where the case must fail),
+//! crash, or untested. One rule ([`judge`]) serves every grader.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -8,7 +9,7 @@ use padkit::Tensor;
 use serde::{Deserialize, Serialize};
 
 use crate::case::{Case, Expected};
-use crate::compare::first_difference;
+use crate::compare::{Tolerance, first_difference};
 
 /// What an engine made of a case.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,8 +31,12 @@ pub enum Answer {
 pub enum Verdict {
     /// The expected output, or an error where the case must fail.
     Pass,
-    /// A clear refusal where an output was expected (or any case declared unsupported).
+    /// A clear refusal where an output was expected.
     Refused(String),
+    /// The engine declared that it cannot hold what the case needs (an element type, a
+    /// mode, negative pads, …), and why: a refusal it owns up to, whatever the case
+    /// expects.
+    Unsupported(String),
     /// Another output than expected, or an output where the case must fail.
     Wrong(String),
     /// A panic, an abort or a hang.
@@ -44,7 +49,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// `pass`, `refused`, `wrong`, `crash` or `untested`.
+    /// `pass`, `refused`, `unsupported`, `wrong`, `crash` or `untested`.
     ///
     /// ```
     /// assert_eq!(padkit_conformance::Verdict::Pass.name(), "pass");
@@ -53,14 +58,15 @@ impl Verdict {
         match self {
             Verdict::Pass => "pass",
             Verdict::Refused(_) => "refused",
+            Verdict::Unsupported(_) => "unsupported",
             Verdict::Wrong(_) => "wrong",
             Verdict::Crash(_) => "crash",
             Verdict::Untested(_) => "untested",
         }
     }
 
-    /// True for a refusal an engine declared with [`Answer::Unsupported`] (not an error
-    /// it raised).
+    /// True for [`Verdict::Unsupported`]: a refusal an engine declared (with
+    /// [`Answer::Unsupported`]), not an error it raised.
     ///
     /// ```
     /// use padkit_conformance::{Answer, Size, cases, grade};
@@ -69,7 +75,7 @@ impl Verdict {
     /// assert!(!grade(case, Answer::Error("no".into())).is_unsupported());
     /// ```
     pub fn is_unsupported(&self) -> bool {
-        matches!(self, Verdict::Refused(why) if why.starts_with(UNSUPPORTED))
+        matches!(self, Verdict::Unsupported(_))
     }
 
     /// What happened, empty for a pass.
@@ -81,21 +87,17 @@ impl Verdict {
     pub fn detail(&self) -> &str {
         match self {
             Verdict::Pass => "",
-            Verdict::Refused(d) | Verdict::Wrong(d) | Verdict::Crash(d) | Verdict::Untested(d) => d,
+            Verdict::Refused(d)
+            | Verdict::Unsupported(d)
+            | Verdict::Wrong(d)
+            | Verdict::Crash(d)
+            | Verdict::Untested(d) => d,
         }
     }
 }
 
-/// How a refusal of an [`Answer::Unsupported`] begins.
-///
-/// ```
-/// use padkit_conformance::{Answer, Size, cases, grade};
-/// let v = grade(&cases(Size::Small)[0], Answer::Unsupported("no f32".into()));
-/// assert_eq!(v.detail(), format!("{}no f32", padkit_conformance::grade::UNSUPPORTED));
-/// ```
-pub const UNSUPPORTED: &str = "unsupported: ";
-
-/// Grades `answer` against what `case` expects.
+/// Grades `answer` against what `case` expects ([`judge`]'s rule, for one output and an
+/// error of any class).
 ///
 /// ```
 /// use padkit_conformance::{Answer, Expected, Size, Verdict, cases, grade};
@@ -103,22 +105,123 @@ pub const UNSUPPORTED: &str = "unsupported: ";
 /// let Expected::Output(want) = &case.expected else { unreachable!() };
 /// assert_eq!(grade(case, Answer::Output(want.clone())), Verdict::Pass);
 /// assert_eq!(grade(case, Answer::Error("no".into())).name(), "refused");
+/// assert_eq!(grade(case, Answer::Unsupported("no f32".into())).name(), "unsupported");
 /// ```
 pub fn grade(case: &Case, answer: Answer) -> Verdict {
-    match (&case.expected, answer) {
-        (_, Answer::Crash(why)) => Verdict::Crash(why),
-        (_, Answer::Unsupported(why)) => Verdict::Refused(format!("{UNSUPPORTED}{why}")),
-        (Expected::Output(_), Answer::Error(why)) => Verdict::Refused(why),
-        (Expected::Error(_), Answer::Error(_)) => Verdict::Pass,
-        (Expected::Error(refusal), Answer::Output(got)) => Verdict::Wrong(format!(
-            "gave an output of shape {:?} where the case must fail ({})",
-            got.shape(),
-            refusal.class()
-        )),
-        (Expected::Output(want), Answer::Output(got)) => {
-            first_difference(&got, want, None).map_or(Verdict::Pass, Verdict::Wrong)
+    let class;
+    let want = match &case.expected {
+        Expected::Output(y) => Want::Outputs(std::slice::from_ref(y)),
+        Expected::Error(refusal) => {
+            class = refusal.class();
+            Want::Error(&class)
         }
+    };
+    let run = match answer {
+        Answer::Output(y) => Run::Outputs(vec![(String::new(), y)]),
+        Answer::Error(e) => Run::Error(e, Classed::Unchecked),
+        Answer::Unsupported(why) => Run::Unsupported(why),
+        Answer::Crash(why) => Run::Crash(why),
+    };
+    judge(want, run, None)
+}
+
+/// What a graded engine must give.
+#[derive(Debug, Clone, Copy)]
+pub enum Want<'a> {
+    /// These outputs, in order.
+    Outputs(&'a [Tensor]),
+    /// An error of this class ([`Refusal::class`](crate::Refusal::class)).
+    Error(&'a str),
+}
+
+/// What an engine gave for a model of any number of outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Run {
+    /// Its outputs, in order, each with its name (named in a difference's detail where
+    /// not empty).
+    Outputs(Vec<(String, Tensor)>),
+    /// A clear error, and its class as far as the engine's errors have one.
+    Error(String, Classed),
+    /// It declared that it cannot hold the case, and why.
+    Unsupported(String),
+    /// It panicked, aborted or hung, and how.
+    Crash(String),
+}
+
+/// The class of an engine's error, as the grader holds it against a case that must fail.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Classed {
+    /// The engine's errors carry no class padkit reads (ONNX Runtime's, stock tract's):
+    /// any clear error passes.
+    Unchecked,
+    /// The error's class ([`Refusal::class_of_error`](crate::Refusal::class_of_error)
+    /// of the `PadError` in its chain), or `None` for an error of no class: it passes
+    /// only when of the case's class.
+    Class(Option<String>),
+}
+
+/// The one grading rule of padkit's graders ([`grade`], and the `padkit` CLI's runs of
+/// exported suites): a crash is a crash and a declared refusal is unsupported, whatever
+/// the case expects; an error passes where the case must fail (when of the case's class,
+/// as [`Classed`] says) and is a refusal otherwise; outputs where the case must fail are
+/// wrong; outputs are compared exactly (bit-exact, NaN-aware), or within `tolerance` for
+/// float outputs when one is given.
+///
+/// ```
+/// use padkit_conformance::grade::{Classed, Run, Want, judge};
+/// let y = padkit::Tensor::scalar(1.0f32);
+/// let run = || Run::Outputs(vec![("y".into(), y.clone())]);
+/// assert_eq!(judge(Want::Outputs(&[y.clone()]), run(), None).name(), "pass");
+/// assert_eq!(judge(Want::Error("Crop"), run(), None).name(), "wrong");
+/// let err = |class: &str| Run::Error("no".into(), Classed::Class(Some(class.into())));
+/// assert_eq!(judge(Want::Error("Crop"), err("Crop"), None).name(), "pass");
+/// assert_eq!(judge(Want::Error("Crop"), err("PadsLength"), None).name(), "wrong");
+/// ```
+pub fn judge(want: Want<'_>, run: Run, tolerance: Option<Tolerance>) -> Verdict {
+    let (outs, expected) = match (run, want) {
+        (Run::Crash(why), _) => return Verdict::Crash(why),
+        (Run::Unsupported(why), _) => return Verdict::Unsupported(why),
+        (Run::Error(e, classed), Want::Error(class)) => return error_verdict(&e, classed, class),
+        (Run::Error(e, _), Want::Outputs(_)) => return Verdict::Refused(e),
+        (Run::Outputs(outs), Want::Error(class)) => {
+            let shapes: Vec<_> = outs.iter().map(|(_, t)| t.shape().to_vec()).collect();
+            let gave = match &shapes[..] {
+                [shape] => format!("an output of shape {shape:?}"),
+                _ => format!("outputs of shapes {shapes:?}"),
+            };
+            return Verdict::Wrong(format!("gave {gave} where the case must fail ({class})"));
+        }
+        (Run::Outputs(outs), Want::Outputs(expected)) => (outs, expected),
+    };
+    if outs.len() != expected.len() {
+        return Verdict::Wrong(format!(
+            "{} outputs, expected {}",
+            outs.len(),
+            expected.len()
+        ));
     }
+    let diff = outs.iter().zip(expected).find_map(|((name, got), want)| {
+        let d = first_difference(got, want, tolerance)?;
+        Some(match name.as_str() {
+            "" => d,
+            name => format!("output {name:?}: {d}"),
+        })
+    });
+    diff.map_or(Verdict::Pass, Verdict::Wrong)
+}
+
+/// The verdict of error `e` of class `classed` where the case must fail with `class`.
+fn error_verdict(e: &str, classed: Classed, class: &str) -> Verdict {
+    let Classed::Class(got) = classed else {
+        return Verdict::Pass;
+    };
+    if got.as_deref() == Some(class) {
+        return Verdict::Pass;
+    }
+    let got = got.unwrap_or_else(|| "an error of no class".into());
+    Verdict::Wrong(format!(
+        "failed with {got} ({e}) where the case must fail with {class}"
+    ))
 }
 
 /// The verdict of a case that must fail, given its valid twin's verdict on the same
@@ -143,10 +246,9 @@ pub fn credit_error(verdict: Verdict, twin: &str, twin_verdict: Option<&Verdict>
     }
     match twin_verdict {
         Some(Verdict::Pass) => Verdict::Pass,
-        Some(v) if v.is_unsupported() => Verdict::Refused(format!(
-            "{UNSUPPORTED}as its valid twin `{twin}`: {}",
-            v.detail().strip_prefix(UNSUPPORTED).unwrap_or(v.detail())
-        )),
+        Some(Verdict::Unsupported(why)) => {
+            Verdict::Unsupported(format!("as its valid twin `{twin}`: {why}"))
+        }
         Some(v) => Verdict::Untested(format!(
             "its error is not credited: the engine does not pass the case's valid twin \
              `{twin}` ({})",

@@ -142,7 +142,7 @@ impl std::error::Error for Conflict {}
 pub struct Cell {
     /// Cases passed.
     pub pass: usize,
-    /// Cases refused with a clear error.
+    /// Cases refused with a clear error, or declared unsupported.
     pub refused: usize,
     /// Cases the engine was not put to (see [`Verdict::Untested`]).
     pub untested: usize,
@@ -205,7 +205,7 @@ fn severity(v: &Verdict) -> Option<usize> {
         Verdict::Pass => None,
         Verdict::Crash(_) => Some(0),
         Verdict::Wrong(_) => Some(1),
-        v if v.is_unsupported() => Some(4),
+        Verdict::Unsupported(_) => Some(4),
         Verdict::Refused(_) => Some(2),
         Verdict::Untested(_) => Some(3),
     }
@@ -235,7 +235,8 @@ impl<'a> Tally<'a> {
     fn add(&mut self, name: &'a str, v: &'a Verdict) {
         let count = match v {
             Verdict::Pass => &mut self.cell.pass,
-            Verdict::Refused(_) => &mut self.cell.refused,
+            // the table's refused column counts declared refusals too
+            Verdict::Refused(_) | Verdict::Unsupported(_) => &mut self.cell.refused,
             Verdict::Untested(_) => &mut self.cell.untested,
             Verdict::Wrong(_) => &mut self.cell.wrong,
             Verdict::Crash(_) => &mut self.cell.crash,
@@ -711,6 +712,7 @@ fn junit_outcome(v: &Verdict) -> Option<String> {
     match v {
         Verdict::Pass => None,
         Verdict::Refused(d) => Some(skipped("", d)),
+        Verdict::Unsupported(d) => Some(skipped("unsupported: ", d)),
         Verdict::Untested(d) => Some(skipped("untested: ", d)),
         Verdict::Wrong(d) => Some(format!("<failure message=\"wrong\">{}</failure>", xml(d))),
         Verdict::Crash(d) => Some(format!("<error message=\"crash\">{}</error>", xml(d))),
@@ -722,6 +724,7 @@ fn clipped(verdict: Verdict) -> Verdict {
     match verdict {
         Verdict::Pass => Verdict::Pass,
         Verdict::Refused(d) => Verdict::Refused(clip(&d, DETAIL_CHARS)),
+        Verdict::Unsupported(d) => Verdict::Unsupported(clip(&d, DETAIL_CHARS)),
         Verdict::Untested(d) => Verdict::Untested(clip(&d, DETAIL_CHARS)),
         Verdict::Wrong(d) => Verdict::Wrong(clip(&d, DETAIL_CHARS)),
         Verdict::Crash(d) => Verdict::Crash(clip(&d, DETAIL_CHARS)),

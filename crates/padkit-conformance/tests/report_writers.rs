@@ -4,7 +4,6 @@
 //! whose table rows all have the header's cells. Then merge conflicts, untested verdicts, an index of cases changed by hand, and reports with tens
 //! of thousands of tags.
 
-use padkit_conformance::grade::UNSUPPORTED;
 use padkit_conformance::report::{CaseResult, Cell, Conflict};
 use padkit_conformance::{Report, Verdict};
 use proptest::prelude::*;
@@ -32,7 +31,7 @@ fn verdict() -> impl Strategy<Value = Verdict> {
     prop_oneof![
         Just(Verdict::Pass),
         text(30).prop_map(Verdict::Refused),
-        text(30).prop_map(|d| Verdict::Refused(format!("{UNSUPPORTED}{d}"))),
+        text(30).prop_map(Verdict::Unsupported),
         text(30).prop_map(Verdict::Untested),
         text(30).prop_map(Verdict::Wrong),
         text(30).prop_map(Verdict::Crash),
@@ -106,7 +105,12 @@ fn check_junit(r: &Report) {
         }
         let skipped = verdicts
             .iter()
-            .filter(|(_, v)| matches!(v, Verdict::Refused(_) | Verdict::Untested(_)))
+            .filter(|(_, v)| {
+                matches!(
+                    v,
+                    Verdict::Refused(_) | Verdict::Unsupported(_) | Verdict::Untested(_)
+                )
+            })
             .count();
         let tests = verdicts.len().to_string();
         assert_eq!(suite.attribute("tests"), Some(tests.as_str()));
@@ -130,6 +134,7 @@ fn check_outcome(case: roxmltree::Node<'_, '_>, verdict: &Verdict) {
     let (tag, message, text) = match verdict {
         Verdict::Pass => panic!("a pass holds {outcome:?}"),
         Verdict::Refused(_) => ("skipped", detail, String::new()),
+        Verdict::Unsupported(_) => ("skipped", format!("unsupported: {detail}"), String::new()),
         Verdict::Untested(_) => ("skipped", format!("untested: {detail}"), String::new()),
         Verdict::Wrong(_) => ("failure", "wrong".to_string(), detail),
         Verdict::Crash(_) => ("error", "crash".to_string(), detail),
@@ -236,7 +241,7 @@ fn untested_cases_count_apart_and_list_after_refusals() {
     let mut r = Report::new(&[]);
     let tags = ["feature:pad".to_string()];
     for (name, v) in [
-        ("declared", Verdict::Refused(format!("{UNSUPPORTED}no f32"))),
+        ("declared", Verdict::Unsupported("no f32".into())),
         ("untested", Verdict::Untested("twin not passed".into())),
         ("refused", Verdict::Refused("no".into())),
         ("wrong", Verdict::Wrong("off".into())),
@@ -259,7 +264,7 @@ fn untested_cases_count_apart_and_list_after_refusals() {
     let md = r.markdown(&[], 5);
     assert!(md.contains(&format!("| feature:pad | {summary} |")), "{md}");
     let order = "`crash` (crash: boom); `wrong` (wrong: off); `refused` (refused: no); \
-                 `untested` (untested: twin not passed); `declared` (refused: unsupported: no f32)";
+                 `untested` (untested: twin not passed); `declared` (unsupported: no f32)";
     assert!(md.contains(&format!("- all on e: {order}\n")), "{md}");
     let xml = r.junit();
     let suite = r#"<testsuite name="e" tests="6" failures="1" errors="1" skipped="3">"#;
