@@ -48,7 +48,10 @@ fn w1(c: &mut Criterion) {
         g.bench_function(format!("adjoint/padkit-{mode}"), |b| {
             b.iter_batched(
                 || vec![1.0f32; out_len],
-                |mut grad| padkit::pad_adjoint_in_place(&mut grad, &[1, 64, 256, 256], &s).unwrap(),
+                |mut grad| {
+                    padkit::adjoint::pad_adjoint_in_place(&mut grad, &[1, 64, 256, 256], &s)
+                        .unwrap()
+                },
                 BatchSize::PerIteration,
             )
         });

@@ -16,7 +16,7 @@ pub(crate) fn check(
     let width = fill::width(dtype)?;
     let plan = Plan::new(dims, spec, width)?;
     fill.bytes(dtype)?;
-    padkit::check_allocatable(plan.output_len() * width)?;
-    padkit::check_strides(plan.output_shape())?;
+    padkit::memory::check_allocatable(plan.output_len() * width)?;
+    padkit::memory::check_strides(plan.output_shape())?;
     Ok(plan)
 }

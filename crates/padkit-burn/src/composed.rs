@@ -4,7 +4,8 @@
 //! `cat`.
 
 use burn::tensor::{Bool, Device, Float, Int, Tensor, TensorData, kind::Basic};
-use padkit::{PadError, PadSpec, axis_sources};
+use padkit::axis_map::axis_sources;
+use padkit::{PadError, PadSpec};
 
 use crate::Fill;
 

@@ -3,8 +3,9 @@
 use std::mem::MaybeUninit;
 
 use burn::tensor::{Bytes, DType, TensorData};
+use padkit::adjoint::pad_adjoint_in_place;
 use padkit::half::{bf16, f16};
-use padkit::{PadError, PadSpec, Plan, pad_adjoint_in_place};
+use padkit::{PadError, PadSpec, Plan};
 
 use crate::Fill;
 use crate::fill::width;
@@ -41,7 +42,7 @@ fn padded_words<W: Copy>(plan: &Plan, input: &[u8], value: &[u8]) -> Result<Vec<
         bytes: len.saturating_mul(size_of::<W>()),
     })?;
     let spare = &mut words.spare_capacity_mut()[..len];
-    padkit::prefer_huge_pages(spare);
+    padkit::memory::prefer_huge_pages(spare);
     let byte_len = size_of_val(spare);
     // SAFETY: the view covers exactly the storage of `len` words of spare capacity, and
     // `MaybeUninit<u8>` has alignment 1 and no validity requirement, so any bytes of it

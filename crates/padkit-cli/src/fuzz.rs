@@ -139,7 +139,7 @@ fn small_inputs(model: &ModelProto) -> Option<Vec<padkit::Tensor>> {
                 .try_fold(1usize, |a, &d| a.checked_mul(d))
                 .filter(|&n| n <= 4096)?;
             let data = match dtype.layout() {
-                padkit::Layout::Strings => padkit::Data::Strings(vec![String::new(); n]),
+                padkit::dtype::Layout::Strings => padkit::Data::Strings(vec![String::new(); n]),
                 _ => padkit::Data::Bytes(vec![0; dtype.storage_bytes(n)?]),
             };
             padkit::Tensor::new(dtype, shape, data).ok()

@@ -59,7 +59,7 @@ impl Refusal {
     /// assert_eq!(Refusal::class_of_error(&e).as_deref(), Some("Signature"));
     /// let e = padkit::onnx::check_type(padkit::DType::Bool, 11).unwrap_err();
     /// assert_eq!(Refusal::class_of_error(&e).as_deref(), Some("Signature"));
-    /// let e = padkit::check_strides(&[0, 1 << 40, 1 << 40]).unwrap_err();
+    /// let e = padkit::memory::check_strides(&[0, 1 << 40, 1 << 40]).unwrap_err();
     /// assert_eq!(Refusal::class_of_error(&e), None);
     /// ```
     pub fn class_of_error(e: &PadError) -> Option<String> {

@@ -153,7 +153,7 @@ pub fn element(t: &Tensor, i: usize) -> String {
 
 fn element_width(t: &Tensor) -> usize {
     match t.dtype().layout() {
-        padkit::Layout::Bytes(w) => w,
+        padkit::dtype::Layout::Bytes(w) => w,
         _ => 1,
     }
 }

@@ -5,8 +5,9 @@
 //! strings), so that one representation serves every ONNX type and the reference pads
 //! elements without knowing what they mean.
 
+use padkit::dtype::Layout;
 use padkit::half::{bf16, f16};
-use padkit::{DType, Data, Layout, Tensor};
+use padkit::{DType, Data, Tensor};
 
 /// One element of some type: its little-endian bytes, its code, or its UTF-8 text.
 pub type Element = Vec<u8>;

@@ -3,7 +3,8 @@
 //! tract-onnx read them. Every error names the tensor.
 
 use anyhow::{Context, Result, bail, ensure};
-use padkit::{DType, Data, Layout, Tensor};
+use padkit::dtype::Layout;
+use padkit::{DType, Data, Tensor};
 use prost::Message;
 use tract_onnx::pb::TensorProto;
 use tract_onnx::pb::tensor_proto::DataLocation;

@@ -7,11 +7,10 @@
 use std::fmt::Debug;
 use std::mem::MaybeUninit;
 
+use padkit::axis_map::{axis_borders, axis_sources};
 use padkit::bytemuck::Pod;
-use padkit::{
-    DType, Data, Plan, Tensor, axis_borders, axis_sources, output_shape, pad, pad_adjoint,
-    pad_bytes, pad_cloned, pad_into, pad_tensor,
-};
+use padkit::run::{pad_bytes, pad_cloned};
+use padkit::{DType, Data, Plan, Tensor, output_shape, pad, pad_adjoint, pad_into, pad_tensor};
 
 use crate::{Case, class_of};
 

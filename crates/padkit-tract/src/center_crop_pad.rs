@@ -50,7 +50,7 @@ impl CenterCropPad {
             self.node,
             axes.len()
         );
-        padkit::normalize_axes(&axes, rank)
+        padkit::spec::normalize_axes(&axes, rank)
             .map_err(|e| format_err!("CenterCropPad node {:?}: {e}", self.node))
     }
 

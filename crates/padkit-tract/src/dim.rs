@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use padkit::Dim;
+use padkit::shape::Dim;
 use tract_hir::internal::TDim;
 
 /// A tract `TDim` seen by padkit's shape inference.

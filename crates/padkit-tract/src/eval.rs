@@ -115,8 +115,8 @@ fn pad_t<T: Datum>(
     let failed = |e: padkit::PadError| crate::node_error(node, e);
     let plan = Plan::new(x.shape(), spec, size_of::<T>()).map_err(failed)?;
     // tract's own allocation of the output panics when it fails.
-    padkit::check_allocatable(plan.output_len() * size_of::<T>()).map_err(failed)?;
-    padkit::check_strides(plan.output_shape()).map_err(failed)?;
+    padkit::memory::check_allocatable(plan.output_len() * size_of::<T>()).map_err(failed)?;
+    padkit::memory::check_strides(plan.output_shape()).map_err(failed)?;
     // The kernel writes straight into tract's tensor: no intermediate vector, no copy.
     // SAFETY: tract leaves a new tensor of a copy type uninitialised (non-copy types get
     // defaults); every element is written below before the tensor is returned.
@@ -147,7 +147,7 @@ fn pad_t<T: Datum>(
                 ),
             )
         };
-        padkit::prefer_huge_pages(slots);
+        padkit::memory::prefer_huge_pages(slots);
         plan.run_bytes(bytes, value, slots).map(drop)
     }
     .map_err(failed)?;

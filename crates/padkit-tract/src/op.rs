@@ -273,7 +273,7 @@ impl TypedOp for PadkitPad {
             .map(|d| d.to_usize().ok())
             .collect::<Option<Vec<_>>>()
         {
-            padkit::check_strides(&dims).map_err(|e| crate::node_error(&self.node, e))?;
+            padkit::memory::check_strides(&dims).map_err(|e| crate::node_error(&self.node, e))?;
         }
         Ok(tvec!(inputs[0].datum_type.fact(shape)))
     }

@@ -33,7 +33,7 @@ pub(crate) fn symbolic_output_shape(
         .with_mode(mode);
     spec.resolve(shape.len()).map_err(fail)?;
     let listed = match axes {
-        Some(a) => padkit::normalize_axes(a, shape.len()).map_err(fail)?,
+        Some(a) => padkit::spec::normalize_axes(a, shape.len()).map_err(fail)?,
         None => (0..shape.len()).collect(),
     };
     let mut out: TVec<TDim> = shape.into();
@@ -51,7 +51,7 @@ pub(crate) fn full_rank(
     axes: Option<&[i64]>,
 ) -> TractResult<Vec<TDim>> {
     let listed = match axes {
-        Some(a) => padkit::normalize_axes(a, rank)?,
+        Some(a) => padkit::spec::normalize_axes(a, rank)?,
         None => (0..rank).collect(),
     };
     let mut full = vec![TDim::Val(0); 2 * rank];

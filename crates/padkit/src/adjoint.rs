@@ -49,7 +49,8 @@ where
 /// [`PadError::Alloc`] when the gradient or a scratch buffer cannot be allocated.
 ///
 /// ```
-/// use padkit::{pad_adjoint_in_place, PadSpec, PadMode};
+/// use padkit::adjoint::pad_adjoint_in_place;
+/// use padkit::{PadSpec, PadMode};
 /// let spec = PadSpec::new(vec![1, 1]).with_mode(PadMode::Edge);
 /// let mut grad = vec![1, 2, 3, 4];
 /// assert_eq!(pad_adjoint_in_place(&mut grad, &[2], &spec).unwrap(), vec![3, 7]);
@@ -74,7 +75,7 @@ where
     }
     if plan.output_len() == 0 || plan.input_len() == 0 {
         // Nothing flows back: the gradient is all zeros (or empty).
-        return crate::alloc::filled(plan.input_len(), T::default());
+        return crate::memory::filled(plan.input_len(), T::default());
     }
     let pads = spec.resolve(input_shape.len())?;
     if pads.iter().any(|p| p.interior > 0) {
@@ -86,7 +87,7 @@ where
         match map.center {
             Some(c) => maps.push((map, c)),
             // This axis reads no input: nothing flows back at all.
-            None => return crate::alloc::filled(plan.input_len(), T::default()),
+            None => return crate::memory::filled(plan.input_len(), T::default()),
         }
     }
     // The cut from the folded gradient to the input: each axis' center, where the
@@ -189,7 +190,7 @@ fn fold_axis<T: Copy + Default + AddAssign>(
         .into_iter()
         .try_fold(1usize, usize::checked_mul)
         .ok_or(PadError::Alloc { bytes: usize::MAX })?;
-    let mut new = crate::alloc::filled(len, T::default())?;
+    let mut new = crate::memory::filled(len, T::default())?;
     if inner == 0 || o == 0 || d == 0 {
         return Ok(new); // nothing flows: the gradient is all zeros (or empty)
     }

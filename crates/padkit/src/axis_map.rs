@@ -359,7 +359,7 @@ impl AxisMap {
     /// center (`None` there), in a vector allocated fallibly.
     fn segment(&self, range: Range<usize>) -> crate::Result<Vec<Option<usize>>> {
         let start = range.start;
-        let mut sources = crate::alloc::filled(range.len(), None)?;
+        let mut sources = crate::memory::filled(range.len(), None)?;
         let runs = self.runs.iter().filter(|(at, _)| range.contains(at));
         for &(at, run) in runs.clone() {
             for (t, s) in run.sources().enumerate() {
@@ -411,7 +411,9 @@ impl AxisMap {
 /// the whole map.
 ///
 /// ```
-/// use padkit::{AxisBorders, AxisPad, PadMode, axis_borders};
+/// use padkit::axis_map::{AxisBorders, axis_borders};
+/// use padkit::spec::AxisPad;
+/// use padkit::PadMode;
 /// let p = AxisPad { begin: 2, end: 1, interior: 0 };
 /// let reflect = axis_borders(0, 1000, &p, PadMode::Reflect).unwrap();
 /// assert_eq!(
@@ -441,7 +443,9 @@ impl AxisBorders {
     /// The output position where the center begins: the length of `before`.
     ///
     /// ```
-    /// use padkit::{AxisPad, PadMode, axis_borders};
+    /// use padkit::axis_map::axis_borders;
+    /// use padkit::spec::AxisPad;
+    /// use padkit::PadMode;
     /// let p = AxisPad { begin: 3, end: 0, interior: 0 };
     /// assert_eq!(axis_borders(0, 5, &p, PadMode::Wrap).unwrap().center_out(), 3);
     /// ```
@@ -460,7 +464,9 @@ impl AxisBorders {
 /// Those of [`axis_sources`].
 ///
 /// ```
-/// use padkit::{AxisPad, PadMode, axis_borders};
+/// use padkit::axis_map::axis_borders;
+/// use padkit::spec::AxisPad;
+/// use padkit::PadMode;
 /// let crop = AxisPad { begin: -1, end: 2, interior: 0 };
 /// let edge = axis_borders(0, 4, &crop, PadMode::Edge).unwrap();
 /// assert_eq!((edge.center_out(), edge.center_src, edge.center_len), (0, 1, 3));
@@ -490,7 +496,9 @@ pub fn axis_borders(
 /// and [`PadError::Alloc`](crate::PadError::Alloc) when the map cannot be allocated.
 ///
 /// ```
-/// use padkit::{AxisPad, PadMode, axis_sources};
+/// use padkit::axis_map::axis_sources;
+/// use padkit::spec::AxisPad;
+/// use padkit::PadMode;
 /// let p = AxisPad { begin: 2, end: 1, interior: 0 };
 /// let reflect = axis_sources(0, 3, &p, PadMode::Reflect).unwrap();
 /// assert_eq!(reflect, vec![Some(2), Some(1), Some(0), Some(1), Some(2), Some(1)]);

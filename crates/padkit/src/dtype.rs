@@ -7,7 +7,8 @@ use crate::PadError;
 /// How a type's elements are stored.
 ///
 /// ```
-/// use padkit::{DType, Layout};
+/// use padkit::dtype::Layout;
+/// use padkit::DType;
 /// assert_eq!(DType::Float16.layout(), Layout::Bytes(2));
 /// assert_eq!(DType::Int4.layout(), Layout::Packed(4));
 /// assert_eq!(DType::String.layout(), Layout::Strings);

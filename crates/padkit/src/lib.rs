@@ -21,37 +21,41 @@
 //! assert_eq!(&out[..4], &[3.4, 2.3, 3.4, 2.3]);
 //! ```
 
-mod adjoint;
-mod alloc;
-mod api;
-mod axis_map;
+pub mod adjoint;
+pub mod axis_map;
 mod block_copy;
 mod bytes;
-mod dtype;
+pub mod dtype;
 mod error;
 mod kernel;
+pub mod memory;
 mod mode;
+pub mod onnx;
 mod packed;
 mod plan;
 mod row;
+pub mod run;
 mod schedule;
-mod shape;
+pub mod shape;
 mod shuffle_rows;
-mod spec;
+pub mod spec;
 mod tensor;
 
-pub use adjoint::{pad_adjoint, pad_adjoint_in_place};
-pub use alloc::{HUGE_PAGE_THRESHOLD, check_allocatable, check_strides, prefer_huge_pages};
-pub use api::{pad, pad_bytes, pad_cloned, pad_into};
-pub use axis_map::{AxisBorders, axis_borders, axis_sources};
-pub use dtype::{DType, Element, Layout};
+pub use adjoint::pad_adjoint;
+pub use dtype::{DType, Element};
 pub use error::{PadError, Result};
 pub use mode::PadMode;
 pub use plan::Plan;
-pub use shape::{Dim, axis_output, output_shape};
-pub use spec::{AxisPad, PadSpec, normalize_axes};
+pub use run::{pad, pad_into};
+pub use shape::output_shape;
+pub use spec::PadSpec;
 pub use tensor::{Data, Tensor, pad_tensor};
-pub mod onnx;
+
+// What the crate's own modules name from the root.
+pub(crate) use dtype::Layout;
+pub(crate) use run::{pad_bytes, pad_cloned};
+pub(crate) use shape::axis_output;
+pub(crate) use spec::AxisPad;
 
 // Crates whose types appear in the public API.
 pub use bytemuck;

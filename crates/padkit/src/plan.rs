@@ -5,10 +5,10 @@ use std::mem::MaybeUninit;
 use bytemuck::Pod;
 use smallvec::SmallVec;
 
-use crate::alloc::fresh_vec;
 use crate::block_copy::BlockCopy;
 use crate::bytes::{fill_splat, partial_element};
 use crate::kernel::{Cloning, FillRun, RowMoves, fill_each, write};
+use crate::memory::fresh_vec;
 use crate::schedule::Schedule;
 use crate::shape::concrete_extent;
 use crate::{AxisPad, PadError, PadSpec, Result};

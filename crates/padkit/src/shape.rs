@@ -10,7 +10,7 @@ use crate::{AxisPad, PadError, PadMode, PadSpec, Result};
 /// Arithmetic returns `None` on overflow; a symbolic dimension never overflows.
 ///
 /// ```
-/// use padkit::Dim;
+/// use padkit::shape::Dim;
 /// assert_eq!(7usize.add_i64(-2), Some(5));
 /// assert_eq!(1usize.add_i64(-2), None); // would be negative
 /// assert_eq!(usize::MAX.mul_i64(2), None);
@@ -96,7 +96,9 @@ pub fn output_shape<D: Dim>(shape: &[D], spec: &PadSpec) -> Result<Vec<D>> {
 ///   its arithmetic overflows (symbolic `d`).
 ///
 /// ```
-/// use padkit::{axis_output, AxisPad, PadMode};
+/// use padkit::shape::axis_output;
+/// use padkit::spec::AxisPad;
+/// use padkit::PadMode;
 /// let p = AxisPad { begin: 1, end: 1, interior: 0 };
 /// assert_eq!(axis_output(0, &4usize, &p, PadMode::Wrap).unwrap(), 6);
 /// let crop = AxisPad { begin: -3, end: 1, interior: 0 };

@@ -34,7 +34,8 @@ pub struct PadSpec {
 /// The pad of one axis after normalisation.
 ///
 /// ```
-/// use padkit::{AxisPad, PadSpec};
+/// use padkit::spec::AxisPad;
+/// use padkit::PadSpec;
 /// let axes = PadSpec::new(vec![1, -2]).with_axes(vec![-1]).resolve(2).unwrap();
 /// assert_eq!(axes[0], AxisPad::default());
 /// assert_eq!(axes[1], AxisPad { begin: 1, end: -2, interior: 0 });
@@ -53,7 +54,7 @@ impl AxisPad {
     /// True when this axis is left untouched.
     ///
     /// ```
-    /// assert!(padkit::AxisPad::default().is_identity());
+    /// assert!(padkit::spec::AxisPad::default().is_identity());
     /// ```
     pub fn is_identity(&self) -> bool {
         self.begin == 0 && self.end == 0 && self.interior == 0
@@ -68,7 +69,8 @@ impl AxisPad {
     /// [`PadError::InteriorMode`] when it is positive in a mode other than constant.
     ///
     /// ```
-    /// use padkit::{AxisPad, PadMode};
+    /// use padkit::spec::AxisPad;
+    /// use padkit::PadMode;
     /// let p = AxisPad { begin: 0, end: 0, interior: 1 };
     /// assert!(p.check_interior(0, PadMode::Constant).is_ok());
     /// assert!(p.check_interior(0, PadMode::Edge).is_err());
@@ -209,8 +211,8 @@ impl PadSpec {
 /// [`PadError::DuplicateAxis`] when two axes name the same axis.
 ///
 /// ```
-/// assert_eq!(padkit::normalize_axes(&[-1, 0], 3).unwrap(), vec![2, 0]);
-/// assert!(padkit::normalize_axes(&[3], 3).is_err());
+/// assert_eq!(padkit::spec::normalize_axes(&[-1, 0], 3).unwrap(), vec![2, 0]);
+/// assert!(padkit::spec::normalize_axes(&[3], 3).is_err());
 /// ```
 pub fn normalize_axes(axes: &[i64], rank: usize) -> Result<Vec<usize>> {
     let r = rank as i64;

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use padkit::{Dim, PadMode, PadSpec, output_shape};
+use padkit::shape::Dim;
+use padkit::{PadMode, PadSpec, output_shape};
 
 /// `scale·N + offset`, or a known number.
 #[derive(Debug, Clone, PartialEq)]

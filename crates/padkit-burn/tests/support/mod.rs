@@ -9,7 +9,8 @@
 use std::ops::RangeInclusive;
 
 use burn::tensor::{DType, Device};
-use padkit::{AxisBorders, PadMode, PadSpec};
+use padkit::axis_map::AxisBorders;
+use padkit::{PadMode, PadSpec};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -205,7 +206,8 @@ const WIDEST: usize = 64;
 pub fn launches(c: &Case, backward: bool) -> RangeInclusive<u64> {
     let out = padkit::output_shape(&c.shape, &c.spec).expect("a valid case");
     let pads = c.spec.resolve(3).expect("a valid case");
-    let last = padkit::axis_borders(2, c.shape[2], &pads[2], c.spec.mode).expect("a valid case");
+    let last =
+        padkit::axis_map::axis_borders(2, c.shape[2], &pads[2], c.spec.mode).expect("a valid case");
     let (run, row) = if backward {
         if c.shape.contains(&0) {
             return 0..=0;

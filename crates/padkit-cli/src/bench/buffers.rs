@@ -13,7 +13,7 @@ use super::Job;
 pub(super) fn input(w: &Workload) -> Tensor {
     let n = w.input_len();
     let width = match w.dtype.layout() {
-        padkit::Layout::Bytes(b) => b,
+        padkit::dtype::Layout::Bytes(b) => b,
         _ => 1,
     };
     let bytes = (0..n * width).map(|i| (i % 251) as u8).collect();

@@ -117,7 +117,8 @@ mod tests {
                 let mut out = vec![7; w.output_len() * width];
                 row_loop(g, bytes(&x), &mut out);
                 let (_, expected) =
-                    padkit::pad_bytes(bytes(&x), width, shape, &w.spec, &vec![0; width]).unwrap();
+                    padkit::run::pad_bytes(bytes(&x), width, shape, &w.spec, &vec![0; width])
+                        .unwrap();
                 assert_eq!(out, expected, "{shape:?} {pads:?} width {width}");
             }
         }

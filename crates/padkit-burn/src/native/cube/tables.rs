@@ -1,5 +1,5 @@
 //! The per-axis index maps the CubeCL kernels read, planned on the host from padkit's own
-//! index maps ([`padkit::axis_borders`]), so the device runs exactly the core's semantics
+//! index maps ([`padkit::axis_map::axis_borders`]), so the device runs exactly the core's semantics
 //! for every mode, crop and interior padding.
 //!
 //! Each axis has a [`Head`], passed to the kernels as scalars: its *center*, the stretch
@@ -8,7 +8,8 @@
 //! the output (a 1-D pad of a long signal plans and uploads a few entries), and the
 //! kernels read it only at borders.
 
-use padkit::{AxisBorders, PadError, PadSpec, axis_borders};
+use padkit::axis_map::{AxisBorders, axis_borders};
+use padkit::{PadError, PadSpec};
 
 /// One axis' scalars: output index `center_out + t` reads input index `center_src + t`
 /// for `t < center_len`; its entries begin at `block` in the table. The adjoint's border
@@ -223,7 +224,8 @@ mod tests {
     //! The tables read back on the host, as the kernels read them, against padkit's index
     //! maps and its adjoint.
     use super::*;
-    use padkit::{PadMode, axis_sources, pad_adjoint};
+    use padkit::axis_map::axis_sources;
+    use padkit::{PadMode, pad_adjoint};
 
     /// The forward maps read as `pad_kernel` reads them: axis `axis`, output index `o`.
     fn source(t: &Tables, axis: usize, o: usize) -> Option<usize> {

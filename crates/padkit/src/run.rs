@@ -8,7 +8,7 @@
 
 use bytemuck::Pod;
 
-use crate::alloc::fresh_vec;
+use crate::memory::fresh_vec;
 use crate::{PadError, PadSpec, Plan, Result};
 
 /// Pads `input` (row-major, of `shape`) into a new buffer; returns the output shape and
@@ -80,7 +80,8 @@ pub fn pad_into<T: Pod + Send + Sync>(
 /// of `shape`; [`PadError::Alloc`] when the output cannot be allocated.
 ///
 /// ```
-/// use padkit::{pad_cloned, PadSpec, PadMode};
+/// use padkit::run::pad_cloned;
+/// use padkit::{PadSpec, PadMode};
 /// let words = ["a".to_string(), "b".to_string()];
 /// let (_, out) = pad_cloned(&words, &[2], &PadSpec::new(vec![1, 1]).with_mode(PadMode::Wrap), String::new()).unwrap();
 /// assert_eq!(out, ["b", "a", "b", "a"]);
@@ -112,9 +113,9 @@ pub fn pad_cloned<T: Clone + Send + Sync>(
 ///
 /// ```
 /// // two u16 elements, padded by one 0xBEEF on each side
-/// let (shape, out) = padkit::pad_bytes(&[1, 0, 2, 0], 2, &[2], &padkit::PadSpec::new(vec![1, 1]), &[0xEF, 0xBE]).unwrap();
+/// let (shape, out) = padkit::run::pad_bytes(&[1, 0, 2, 0], 2, &[2], &padkit::PadSpec::new(vec![1, 1]), &[0xEF, 0xBE]).unwrap();
 /// assert_eq!((shape, out), (vec![4], vec![0xEF, 0xBE, 1, 0, 2, 0, 0xEF, 0xBE]));
-/// assert!(padkit::pad_bytes(&[0; 3], 3, &[1], &padkit::PadSpec::new(vec![0, 0]), &[0; 3]).is_err());
+/// assert!(padkit::run::pad_bytes(&[0; 3], 3, &[1], &padkit::PadSpec::new(vec![0, 0]), &[0; 3]).is_err());
 /// ```
 pub fn pad_bytes(
     bytes: &[u8],

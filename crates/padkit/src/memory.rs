@@ -61,7 +61,7 @@ pub(crate) fn fresh_vec<T>(
 ///
 /// ```
 /// let mut buf: Vec<f32> = Vec::with_capacity(4 << 20);
-/// padkit::prefer_huge_pages(buf.spare_capacity_mut());
+/// padkit::memory::prefer_huge_pages(buf.spare_capacity_mut());
 /// ```
 pub fn prefer_huge_pages<T>(buf: &mut [MaybeUninit<T>]) {
     let bytes = size_of_val(buf);
@@ -98,8 +98,8 @@ const TRIAL_BYTES: usize = 1 << 20;
 /// many bytes (or they exceed `isize::MAX`).
 ///
 /// ```
-/// assert!(padkit::check_allocatable(1 << 20).is_ok());
-/// assert!(padkit::check_allocatable(isize::MAX as usize).is_err());
+/// assert!(padkit::memory::check_allocatable(1 << 20).is_ok());
+/// assert!(padkit::memory::check_allocatable(isize::MAX as usize).is_err());
 /// ```
 pub fn check_allocatable(bytes: usize) -> Result<()> {
     if bytes < TRIAL_BYTES {
@@ -126,8 +126,8 @@ pub fn check_allocatable(bytes: usize) -> Result<()> {
 /// exceeds `isize::MAX`.
 ///
 /// ```
-/// assert!(padkit::check_strides(&[0, 1 << 20, 1 << 20]).is_ok());
-/// assert!(padkit::check_strides(&[0, 1 << 40, 1 << 40]).is_err());
+/// assert!(padkit::memory::check_strides(&[0, 1 << 20, 1 << 20]).is_ok());
+/// assert!(padkit::memory::check_strides(&[0, 1 << 40, 1 << 40]).is_err());
 /// ```
 pub fn check_strides(shape: &[usize]) -> Result<()> {
     let mut stride = 1usize;
