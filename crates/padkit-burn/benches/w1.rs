@@ -13,7 +13,8 @@ use burn::tensor::ops::PadMode as BurnMode;
 use burn::tensor::{Device, Tensor};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use padkit::{PadMode, PadSpec};
-use padkit_burn::{Fill, pad_composed, pad_with};
+use padkit_burn::route::pad_composed;
+use padkit_burn::{Fill, pad_with};
 
 type PadFn = Box<dyn Fn(Tensor<4>) -> Tensor<4>>;
 

@@ -21,7 +21,7 @@ use crate::Fill;
 /// use padkit::{PadMode, PadSpec};
 /// let x = Tensor::<1>::from_floats([1.0, 2.0, 3.0], &Device::flex());
 /// let spec = PadSpec::new(vec![2, -1]).with_mode(PadMode::Wrap);
-/// let y = padkit_burn::pad_composed(x, &spec, padkit_burn::Fill::Zero).unwrap();
+/// let y = padkit_burn::route::pad_composed(x, &spec, padkit_burn::Fill::Zero).unwrap();
 /// assert_eq!(y.into_data().try_to_vec::<f32>().unwrap(), vec![1.0, 2.0, 1.0, 2.0]);
 /// ```
 pub fn pad_composed<const D: usize, K: crate::PadKind>(

@@ -26,7 +26,8 @@ pub struct KernelRuns {
 ///
 /// ```
 /// use burn::tensor::{Device, Tensor};
-/// use padkit_burn::{PadExt, PaddingMode, kernel_runs};
+/// use padkit_burn::counters::kernel_runs;
+/// use padkit_burn::{PadExt, PaddingMode};
 /// let before = kernel_runs().host;
 /// let x = Tensor::<1>::from_floats([1.0, 2.0], &Device::flex());
 /// let _ = x.padkit_pad([(1, 1)], PaddingMode::Edge).unwrap().into_data();

@@ -16,14 +16,14 @@
 //! `wgpu`, `cuda`, `rocm`, `metal`) it is padkit's CubeCL kernel (two launches: the rows'
 //! centers, then their borders), recorded by burn-fusion as one operation, and its
 //! gradient the adjoint kernel, launched the same way.
-//! Every other device gets a composition of Burn tensor ops ([`pad_composed`]), which
-//! autodiff differentiates. [`pad_path`] says which path a call takes and why;
-//! [`kernel_runs`] counts what ran.
+//! Every other device gets a composition of Burn tensor ops
+//! ([`route::pad_composed`]), which autodiff differentiates. [`route::pad_path`] says
+//! which path a call takes and why; [`counters::kernel_runs`] counts what ran.
 //!
 //! **Without the feature for a device's backend, that device gets the composed path.**
 //! Correct, but on a GPU slower than Burn's own `Tensor::pad`: a Burn user on wgpu needs
-//! padkit-burn's `wgpu` feature. [`pad_path`] then names the missing feature
-//! ([`Reason::FeatureOff`]), and the first such pad logs a warning through the `log`
+//! padkit-burn's `wgpu` feature. [`route::pad_path`] then names the missing feature
+//! ([`route::Reason::FeatureOff`]), and the first such pad logs a warning through the `log`
 //! facade.
 //!
 //! Runtimes: the CubeCL kernel is compiled and run on **wgpu** only (in CI, on lavapipe,
@@ -43,7 +43,7 @@
 
 mod check;
 mod composed;
-mod counters;
+pub mod counters;
 pub mod dtype;
 mod fill;
 mod host;
@@ -51,18 +51,18 @@ pub mod import;
 mod module;
 mod native;
 mod padding;
-mod route;
+pub mod route;
 
-pub use composed::pad_composed;
-pub use counters::{KernelRuns, kernel_runs};
 pub use fill::Fill;
 pub use module::{Pad, PadConfig};
 pub use padding::{OnAxes, Padding, PaddingMode, on_axes};
 pub use padkit;
 pub use padkit::{PadError, PadSpec};
-pub use route::{PadPath, Reason, pad_path};
 
-use burn::tensor::{Bool, Device, Float, Int, Tensor, kind::Basic};
+use burn::tensor::{Bool, Float, Int, Tensor, kind::Basic};
+
+use composed::pad_composed;
+use route::pad_path;
 
 use native::{Checked, Native};
 
@@ -81,21 +81,6 @@ pub trait PadKind: Basic + sealed::Sealed + Native + composed::KeepInGraph {}
 impl PadKind for Float {}
 impl PadKind for Int {}
 impl PadKind for Bool {}
-
-/// True for devices whose backend has a padkit kernel in this build: Flex (feature
-/// `flex`), NdArray (feature `ndarray`) and Burn's CubeCL backend (features `wgpu`, `cuda`,
-/// `rocm`, `metal`, or `cube`; run on wgpu only, see the crate docs); on an autodiff
-/// device over them, only with the `autodiff` feature, which brings the native backward.
-/// Every other device takes the composed path; [`pad_path`] also weighs the element type
-/// and size of one call (for f32, as here).
-///
-/// ```
-/// use burn::tensor::{DType, Device};
-/// assert!(padkit_burn::has_native_kernel(&Device::flex().autodiff()));
-/// ```
-pub fn has_native_kernel(device: &Device) -> bool {
-    pad_path(device, burn::tensor::DType::F32, &[], &[]).is_native()
-}
 
 /// Pads with zero fill (constant mode) — see [`pad_with`].
 ///
@@ -158,7 +143,7 @@ pub fn pad_with<const D: usize, K: PadKind>(
     }
 }
 
-/// Pad as a method, in Burn's shape or ONNX's.
+/// Pad as a method, in Burn's shape (ONNX's is [`pad`] and [`pad_with`]).
 pub trait PadExt: Sized {
     /// Pads by `(before, after)` pairs of the last dims (or [`on_axes`]); negative values
     /// crop. Like Burn's `Tensor::pad`, for every kind, with padkit's modes.
@@ -172,12 +157,6 @@ pub trait PadExt: Sized {
         padding: impl Padding,
         mode: impl Into<PaddingMode>,
     ) -> Result<Self, PadError>;
-    /// [`pad_with`] as a method.
-    ///
-    /// # Errors
-    ///
-    /// As [`pad_with`].
-    fn padkit_pad_spec(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError>;
 }
 
 impl<const D: usize, K: PadKind> PadExt for Tensor<D, K> {
@@ -188,10 +167,6 @@ impl<const D: usize, K: PadKind> PadExt for Tensor<D, K> {
     ) -> Result<Self, PadError> {
         let (mode, fill) = mode.into().parts();
         pad_with(self, &padding.spec(mode), fill)
-    }
-
-    fn padkit_pad_spec(self, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Self, PadError> {
-        pad_with(self, spec, fill)
     }
 }
 

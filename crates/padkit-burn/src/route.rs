@@ -1,11 +1,13 @@
 //! Which implementation a pad runs, and why: [`pad_path`] answers before a call
-//! ([`kernel_runs`](crate::kernel_runs) counts what ran).
+//! ([`kernel_runs`](crate::counters::kernel_runs) counts what ran).
 
 use std::fmt;
 use std::sync::Once;
 
 use burn::backend::DispatchDevice;
 use burn::tensor::{DType, Device};
+
+pub use crate::composed::pad_composed;
 
 /// The implementation a pad takes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,7 +18,7 @@ pub enum PadPath {
     /// the backend fuses. Run on wgpu only (in CI, on Vulkan's CPU adapter lavapipe); see
     /// the crate docs for the other runtimes.
     Device,
-    /// A composition of Burn tensor ops ([`pad_composed`](crate::pad_composed)), for the
+    /// A composition of Burn tensor ops ([`pad_composed`]), for the
     /// reason given.
     Composed(Reason),
 }
@@ -90,7 +92,7 @@ impl PadPath {
     /// True for the two native paths.
     ///
     /// ```
-    /// assert!(padkit_burn::PadPath::Host.is_native());
+    /// assert!(padkit_burn::route::PadPath::Host.is_native());
     /// ```
     pub fn is_native(&self) -> bool {
         !matches!(self, PadPath::Composed(_))
@@ -107,7 +109,7 @@ impl PadPath {
 ///
 /// ```
 /// use burn::tensor::{DType, Device};
-/// use padkit_burn::{PadPath, pad_path};
+/// use padkit_burn::route::{PadPath, pad_path};
 /// assert_eq!(pad_path(&Device::flex(), DType::F32, &[2, 3], &[4, 5]), PadPath::Host);
 /// ```
 // (the element type and sizes matter only to the CubeCL kernel)
@@ -205,7 +207,7 @@ fn warn_once(reason: &Reason) {
         log::warn!(
             "padkit-burn: pads take the composed path (Burn tensor ops): {reason}. The \
              composed path is slower than padkit-burn's kernel and, on a GPU, than Burn's own \
-             `Tensor::pad`; turn the feature on (`padkit_burn::pad_path` says which path a \
+             `Tensor::pad`; turn the feature on (`padkit_burn::route::pad_path` says which path a \
              pad takes). Warned once."
         );
     });
@@ -435,4 +437,19 @@ mod tests {
             "the composed path runs no host kernel"
         );
     }
+}
+
+/// True for devices whose backend has a padkit kernel in this build: Flex (feature
+/// `flex`), NdArray (feature `ndarray`) and Burn's CubeCL backend (features `wgpu`, `cuda`,
+/// `rocm`, `metal`, or `cube`; run on wgpu only, see the crate docs); on an autodiff
+/// device over them, only with the `autodiff` feature, which brings the native backward.
+/// Every other device takes the composed path; [`pad_path`] also weighs the element type
+/// and size of one call (for f32, as here).
+///
+/// ```
+/// use burn::tensor::{DType, Device};
+/// assert!(padkit_burn::route::has_native_kernel(&Device::flex().autodiff()));
+/// ```
+pub fn has_native_kernel(device: &Device) -> bool {
+    pad_path(device, burn::tensor::DType::F32, &[], &[]).is_native()
 }

@@ -5,7 +5,8 @@ mod support;
 
 use burn::tensor::{Bool, DType, Device, Int, Tensor, TensorData};
 use padkit::{PadMode, PadSpec};
-use padkit_burn::{Fill, pad_composed, pad_with};
+use padkit_burn::route::pad_composed;
+use padkit_burn::{Fill, pad_with};
 use padkit_conformance::reference::{ErrClass, class_of};
 use proptest::prelude::*;
 use support::{Case, TestDevice, case};

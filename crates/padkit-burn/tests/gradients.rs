@@ -6,7 +6,8 @@ mod support;
 
 use burn::tensor::{DType, Device, Tensor, TensorData};
 use padkit::{PadMode, PadSpec};
-use padkit_burn::{Fill, pad_composed, pad_with};
+use padkit_burn::route::pad_composed;
+use padkit_burn::{Fill, pad_with};
 use proptest::prelude::*;
 
 const SHAPE: [usize; 3] = [4, 2, 2];

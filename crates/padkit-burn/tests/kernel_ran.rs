@@ -14,7 +14,9 @@ mod support;
 use std::ops::RangeInclusive;
 
 use burn::tensor::{Bool, Int, Tensor, TensorData};
-use padkit_burn::{KernelRuns, PadPath, kernel_runs, pad_path, pad_with};
+use padkit_burn::counters::{KernelRuns, kernel_runs};
+use padkit_burn::pad_with;
+use padkit_burn::route::{PadPath, pad_path};
 use support::{
     Case, TestDevice, check_named_and_random, launches, transposed, weights_and_adjoint,
 };
@@ -140,7 +142,9 @@ fn every_native_case_runs_the_kernel_and_matches_the_reference() {
 mod wgpu {
     use burn::tensor::{Bool, BoolStore, DType, Int, Tensor, TensorData};
     use padkit::{PadMode, PadSpec};
-    use padkit_burn::{PadPath, Reason, kernel_runs, pad_path, pad_with};
+    use padkit_burn::counters::kernel_runs;
+    use padkit_burn::pad_with;
+    use padkit_burn::route::{PadPath, Reason, pad_path};
 
     use super::{check, counted};
     use crate::support::{self, Case, TestDevice, launches, weights_and_adjoint};

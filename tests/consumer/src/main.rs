@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .try_to_vec::<f32>()
         .map_err(|e| format!("{e:?}"))?;
     assert_eq!(y, [3.0, 1.0, 2.0, 3.0, 1.0, 6.0, 4.0, 5.0, 6.0, 4.0]);
-    assert!(padkit_burn::has_native_kernel(&Device::flex()));
+    assert!(padkit_burn::route::has_native_kernel(&Device::flex()));
 
     let device = Device::flex();
     let x = BurnTensor::<1, Int>::arange(0..60, &device).reshape([1, 3, 4, 5]);

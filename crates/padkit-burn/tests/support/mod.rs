@@ -195,7 +195,7 @@ pub fn counters() -> std::sync::MutexGuard<'static, ()> {
 const WIDEST: usize = 64;
 
 /// How many times the CubeCL kernel launches for a pad of `c` (`backward`: its adjoint
-/// kernel, for the gradient), which `padkit_burn::kernel_runs` counts. Each runs in two
+/// kernel, for the gradient), which `padkit_burn::counters::kernel_runs` counts. Each runs in two
 /// launches over the rows of the last axis: the first moves vectors of the widest size the
 /// tensors allow, which the device decides, along a run of the row (the pad: its center;
 /// the adjoint: its longest run of elements that only the center reads, outside the
