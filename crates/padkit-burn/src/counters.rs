@@ -1,6 +1,5 @@
-//! How many times padkit's native kernels have run: counters below both the routing
-//! ([`route`](crate::route)) and the kernels ([`native`](crate::native)), which count
-//! their runs here.
+//! How many times padkit's native kernels have run ([`kernel_runs`]): counters below both
+//! the routing ([`route`](crate::route)) and the kernels, which count their runs here.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

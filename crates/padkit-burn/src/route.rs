@@ -213,6 +213,21 @@ fn warn_once(reason: &Reason) {
     });
 }
 
+/// True for devices whose backend has a padkit kernel in this build: Flex (feature
+/// `flex`), NdArray (feature `ndarray`) and Burn's CubeCL backend (features `wgpu`, `cuda`,
+/// `rocm`, `metal`, or `cube`; run on wgpu only, see the crate docs); on an autodiff
+/// device over them, only with the `autodiff` feature, which brings the native backward.
+/// Every other device takes the composed path; [`pad_path`] also weighs the element type
+/// and size of one call (for f32, as here).
+///
+/// ```
+/// use burn::tensor::{DType, Device};
+/// assert!(padkit_burn::route::has_native_kernel(&Device::flex().autodiff()));
+/// ```
+pub fn has_native_kernel(device: &Device) -> bool {
+    pad_path(device, burn::tensor::DType::F32, &[], &[]).is_native()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,19 +452,4 @@ mod tests {
             "the composed path runs no host kernel"
         );
     }
-}
-
-/// True for devices whose backend has a padkit kernel in this build: Flex (feature
-/// `flex`), NdArray (feature `ndarray`) and Burn's CubeCL backend (features `wgpu`, `cuda`,
-/// `rocm`, `metal`, or `cube`; run on wgpu only, see the crate docs); on an autodiff
-/// device over them, only with the `autodiff` feature, which brings the native backward.
-/// Every other device takes the composed path; [`pad_path`] also weighs the element type
-/// and size of one call (for f32, as here).
-///
-/// ```
-/// use burn::tensor::{DType, Device};
-/// assert!(padkit_burn::route::has_native_kernel(&Device::flex().autodiff()));
-/// ```
-pub fn has_native_kernel(device: &Device) -> bool {
-    pad_path(device, burn::tensor::DType::F32, &[], &[]).is_native()
 }
