@@ -21,8 +21,8 @@ use crate::engine::tract as tract_run;
 /// Largest output a fuzzed run may allocate.
 const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 
-/// The readers on `data`: as a `TensorProto`, as a `.npy` file, and as a model run by the
-/// core engine on small inputs.
+/// The readers on `data`: as a `TensorProto`, as a `.npy` file, through the rewrite into
+/// onnx's encoding, and as a model run by the core engine on small inputs.
 ///
 /// ```
 /// padkit_cli::fuzz::readers(b"\x93NUMPY\x01\x00");
@@ -30,6 +30,7 @@ const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 pub fn readers(data: &[u8]) {
     let _ = padkit_onnx::proto::decode_tensor(data, "fuzz input");
     let _ = padkit_onnx::npy::read_npy(data, "fuzz input");
+    let _ = padkit_onnx::wire::unpack(data, padkit_onnx::wire::Root::Model);
     run(data, |model, inputs| {
         run_checked(model, inputs, "core", || {
             evaluate_core(model, inputs, MAX_OUTPUT_BYTES)

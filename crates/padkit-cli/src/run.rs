@@ -7,7 +7,6 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
 use padkit::{Data, Tensor};
-use prost::Message;
 use tract_onnx::pb::TensorProto;
 
 use crate::engine::pad_graph::Outcome;
@@ -18,6 +17,7 @@ use padkit_onnx::graph::graph_inputs;
 use padkit_onnx::names::{file_name, printable};
 use padkit_onnx::npy::read_npy;
 use padkit_onnx::proto::{decode_tensor, tensor_to_proto};
+use padkit_onnx::wire::encode_tensor;
 
 /// What `padkit run` was asked to do.
 pub struct Request<'a> {
@@ -117,13 +117,18 @@ fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
     let mut file = options
         .open(&path)
         .with_context(|| format!("cannot write {}", path.display()))?;
+    // Strings whole; other data as the header's fields, then `raw_data` (field 9,
+    // length-delimited) written from the tensor's own bytes: protobuf fields may come in
+    // any order.
+    let head = match t.data() {
+        Data::Strings(_) => encode_tensor(&tensor_to_proto(t, name))?,
+        Data::Bytes(_) => encode_tensor(&header)?,
+    };
     let written = (|| -> std::io::Result<()> {
+        file.write_all(&head)?;
         match t.data() {
-            Data::Strings(_) => file.write_all(&tensor_to_proto(t, name).encode_to_vec()),
+            Data::Strings(_) => Ok(()),
             Data::Bytes(b) => {
-                // The header's fields, then `raw_data` (field 9, length-delimited):
-                // protobuf fields may come in any order.
-                file.write_all(&header.encode_to_vec())?;
                 let mut prefix = vec![(9 << 3) | 2];
                 prost::encoding::encode_varint(b.len() as u64, &mut prefix);
                 file.write_all(&prefix)?;

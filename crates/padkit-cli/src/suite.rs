@@ -13,10 +13,10 @@ use anyhow::{Context, Result, anyhow, ensure};
 use padkit_conformance::manifest::OUTPUT_FILE;
 use padkit_conformance::report::CaseResult;
 use padkit_conformance::{Case, Expected, Manifest, Report, Size, Verdict, cases};
-use prost::Message;
 
 use padkit_onnx::model::PadModel;
 use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx::wire::{encode_model, encode_tensor};
 
 /// The catalogue's cases of `size` that carry every tag of `tags` (a whole tag such as
 /// `mode:reflect`, or its value, `reflect`), with the valid twin of each case that must
@@ -170,16 +170,16 @@ fn write_case(dir: &Path, case: &Case) -> Result<()> {
     let set = dir.join("test_data_set_0");
     std::fs::create_dir(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     std::fs::create_dir(&set).with_context(|| format!("cannot create {}", set.display()))?;
-    write_file(&dir.join("model.onnx"), &proto.encode_to_vec())?;
+    write_file(&dir.join("model.onnx"), &encode_model(&proto)?)?;
     let names = proto.graph.iter().flat_map(|g| &g.input).map(|i| &i.name);
     for (k, (name, t)) in names.zip(model.inputs()).enumerate() {
         let tp = tensor_to_proto(&t, name);
-        write_file(&set.join(format!("input_{k}.pb")), &tp.encode_to_vec())?;
+        write_file(&set.join(format!("input_{k}.pb")), &encode_tensor(&tp)?)?;
     }
     if let Expected::Output(y) = &case.expected {
         write_file(
             &dir.join(OUTPUT_FILE),
-            &tensor_to_proto(y, "y").encode_to_vec(),
+            &encode_tensor(&tensor_to_proto(y, "y"))?,
         )?;
     }
     Ok(())

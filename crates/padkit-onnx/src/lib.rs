@@ -4,10 +4,11 @@
 //! read and write: `TensorProto`s ([`proto`]) and `.npy` files ([`npy`]), strictly (each
 //! refusal names the tensor or file and the numbers); ONNX Pad models built in code
 //! ([`model`]); the ONNX backend-test layout ([`data`]), with tensors stored as external
-//! data read from beside the model, confined to its directory ([`external`]); printable
-//! names ([`names`]). And what running a model needs before any engine sees it: the checks
-//! ONNX Runtime makes at load time and the checks of the inputs ([`graph`]), and panics
-//! turned into errors ([`isolate`]). The engines themselves are the `padkit` CLI's.
+//! data read from beside the model, confined to its directory ([`external`]); messages
+//! encoded as onnx's own writer encodes them ([`wire`]); printable names ([`names`]). And
+//! what running a model needs before any engine sees it: the checks ONNX Runtime makes at
+//! load time and the checks of the inputs ([`graph`]), and panics turned into errors
+//! ([`isolate`]). The engines themselves are the `padkit` CLI's.
 //!
 //! It depends on no padkit adapter: its protobuf types are tract-onnx's generated
 //! `onnx.proto` (`tract_onnx::pb`), the one ONNX schema in the workspace.
@@ -24,3 +25,4 @@ pub mod model;
 pub mod names;
 pub mod npy;
 pub mod proto;
+pub mod wire;
