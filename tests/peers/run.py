@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Grades ONNX Runtime and onnx's reference evaluator on a suite `padkit suite export`
-wrote, and writes the verdicts as padkit's JSON report (padkit_conformance::Report).
+wrote, and ONNX Runtime on each model lowered by `padkit lower` (its Pads as standard ops),
+and writes the verdicts as padkit's JSON report (padkit_conformance::Report).
 
-    python3 tests/peers/run.py SUITE_DIR OUT.json [--engine onnxruntime|onnx-reference]
+    python3 tests/peers/run.py SUITE_DIR OUT.json --padkit PADKIT \
+        [--engine onnxruntime|onnx-reference|onnxruntime-lowered]
+
+A model `padkit lower` refuses is the lowered engine's error on the case.
 
 Each case runs in a worker process, so that a peer that crashes or hangs costs one case
 ("crash"), not the run; a failure of the script itself stops the run. Verdicts as padkit
@@ -191,7 +195,9 @@ def _ort_run_bfloat16(session, feeds):
     return np.frombuffer(raw, dtype=np.uint16).reshape(shape).view(ml_dtypes.bfloat16)
 
 
-def run_onnxruntime(case_dir):
+def run_onnxruntime(case_dir, model_path=None):
+    """onnxruntime on the case's model, or on the model at `model_path` (the case's,
+    lowered), fed and read as the case's model declares."""
     import onnxruntime as ort
 
     model = load_model(case_dir)
@@ -199,7 +205,9 @@ def run_onnxruntime(case_dir):
     options.log_severity_level = 4
     # The session first: its errors are onnxruntime's own, whatever the types.
     session = ort.InferenceSession(
-        os.path.join(case_dir, "model.onnx"), options, providers=["CPUExecutionProvider"]
+        model_path or os.path.join(case_dir, "model.onnx"),
+        options,
+        providers=["CPUExecutionProvider"],
     )
     limit = harness_limit("onnxruntime", model)
     if limit is not None:
@@ -216,6 +224,31 @@ def run_onnxruntime(case_dir):
         raise
 
 
+class LowerError(Exception):
+    """`padkit lower` refused the model: the lowered engine's error on the case."""
+
+
+def lowered(case_dir):
+    """The case's model lowered by `padkit lower` (the binary at $PADKIT_BIN) into a file
+    of this worker's scratch directory; LowerError with padkit's message where it
+    refuses."""
+    import subprocess
+    import tempfile
+
+    out = os.path.join(tempfile.gettempdir(), f"padkit-peers-lowered-{os.getpid()}.onnx")
+    model = os.path.join(case_dir, "model.onnx")
+    done = subprocess.run(
+        [os.environ["PADKIT_BIN"], "lower", model, out], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise LowerError(done.stderr.strip())
+    return out
+
+
+def run_onnxruntime_lowered(case_dir):
+    return run_onnxruntime(case_dir, lowered(case_dir))
+
+
 def run_reference(case_dir):
     from onnx.reference import ReferenceEvaluator
 
@@ -227,7 +260,12 @@ def run_reference(case_dir):
     return ReferenceEvaluator(model).run(None, feeds)[0]
 
 
-ENGINES = {"onnxruntime": run_onnxruntime, "onnx-reference": run_reference}
+ENGINES = {
+    "onnxruntime": run_onnxruntime,
+    "onnx-reference": run_reference,
+    # padkit-lower's rewrite of each model (`padkit lower`), run by onnxruntime
+    "onnxruntime-lowered": run_onnxruntime_lowered,
+}
 
 
 # The types in which any NaN matches any NaN, as padkit_conformance::compare has them;
@@ -368,10 +406,15 @@ def main():
     parser.add_argument("suite", help="a directory `padkit suite export` wrote")
     parser.add_argument("out", help="the JSON report to write")
     parser.add_argument("--engine", choices=sorted(ENGINES), action="append")
+    parser.add_argument("--padkit", help="the padkit binary, for onnxruntime-lowered")
     args = parser.parse_args()
+    engines = args.engine or ["onnxruntime", "onnx-reference", "onnxruntime-lowered"]
+    if "onnxruntime-lowered" in engines:
+        if not args.padkit:
+            parser.error("onnxruntime-lowered needs --padkit PATH (the binary that lowers)")
+        os.environ["PADKIT_BIN"] = os.path.abspath(args.padkit)
     with open(os.path.join(args.suite, "manifest.json")) as f:
         manifest = json.load(f)
-    engines = args.engine or sorted(ENGINES, reverse=True)
     report = {"engines": engines, "cases": []}
     for entry in manifest["cases"]:
         report["cases"].append({"name": entry["name"], "tags": entry["tags"], "results": {}})

@@ -44,6 +44,14 @@ enum Command {
         #[arg(long)]
         max_output_bytes: Option<u64>,
     },
+    /// Rewrite a model's Pads into standard ONNX ops (Slice, Concat, Gather, …) that
+    /// runtimes without a complete Pad run, at the model's own opset.
+    Lower {
+        /// The model file.
+        model: PathBuf,
+        /// Where to write the lowered model (a new file, or one to replace).
+        output: PathBuf,
+    },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
         /// The engines, comma-separated; `all` is padkit's (core, tract, burn).
@@ -176,13 +184,14 @@ enum EngineChoice {
 
 impl clap::ValueEnum for EngineChoice {
     fn value_variants<'a>() -> &'a [Self] {
-        const CHOICES: [EngineChoice; 6] = [
+        const CHOICES: [EngineChoice; 7] = [
             EngineChoice::All,
             EngineChoice::One(Engine::Core),
             EngineChoice::One(Engine::Tract),
             EngineChoice::One(Engine::Burn),
             EngineChoice::One(Engine::StockTract),
             EngineChoice::One(Engine::StockBurn),
+            EngineChoice::One(Engine::LoweredTract),
         ];
         &CHOICES
     }
@@ -288,6 +297,9 @@ pub fn main() -> ExitCode {
             actual,
             cases_of_catalogue,
         })) => suite::compare(&expected, &actual, cases_of_catalogue).map(|()| ExitCode::SUCCESS),
+        Some(Command::Lower { model, output }) => {
+            run::lower(&model, &output).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Run {
             model,
             engine,

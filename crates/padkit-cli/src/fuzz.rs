@@ -1,4 +1,5 @@
-//! The bodies of the ONNX fuzz targets (`fuzz/fuzz_targets`: readers, tract_model, nnef),
+//! The bodies of the ONNX fuzz targets (`fuzz/fuzz_targets`: readers, tract_model, lower,
+//! nnef),
 //! which the corpus replay tests also call on the stable toolchain. Errors are fine; a
 //! panic, an abort or a panic that [`isolated`] had to
 //! catch is a finding.
@@ -54,6 +55,24 @@ pub fn tract_model(data: &[u8]) {
             )
         })
     });
+}
+
+/// `data` as a model through padkit-lower's rewrite (`padkit lower`), and the lowered
+/// model written in onnx's encoding. Only the lowering is under test: a runtime that
+/// panics on a valid lowered model (stock tract on the empty tensors of astronomically
+/// long axes that padkit's rules allow, say) is that runtime's finding.
+///
+/// ```
+/// padkit_cli::fuzz::lower(&[0x08, 0x07]);
+/// ```
+pub fn lower(data: &[u8]) {
+    let Ok(model) = ModelProto::decode(data) else {
+        return;
+    };
+    let options = padkit_lower::Options::default().with_max_output_bytes(MAX_OUTPUT_BYTES);
+    if let Ok(lowered) = padkit_lower::lower_with(&model, &options) {
+        let _ = padkit_onnx::wire::encode_model(&lowered);
+    }
 }
 
 /// `data` as an NNEF `graph.nnef` through tract-nnef with padkit's extension (hostile

@@ -1,5 +1,5 @@
 //! `padkit run`: one model, inputs from `.pb` or `.npy` files, outputs printed (a few
-//! elements each) and written.
+//! elements each) and written; and `padkit lower`, one model's Pads rewritten.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -100,6 +100,27 @@ pub fn run(r: &Request) -> Result<()> {
     Ok(())
 }
 
+/// `padkit lower`: the model at `model` with its Pads rewritten into standard ops
+/// (`padkit_lower::lower`), written to `output` in onnx's encoding.
+pub fn lower(model: &Path, output: &Path) -> Result<()> {
+    let lowered = padkit_lower::lower(&read_model(model)?)?;
+    let bytes = padkit_onnx::wire::encode_model(&lowered)?;
+    create(output)?
+        .write_all(&bytes)
+        .with_context(|| format!("cannot write {}", output.display()))
+}
+
+/// `path` created or truncated for writing, without following a symbolic link there.
+fn create(path: &Path) -> Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    options
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// Writes `t` as a `TensorProto` to `dir/NAME.pb`, without copying its data and without
 /// following a symbolic link at that path.
 fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
@@ -110,13 +131,7 @@ fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
         name: name.to_string(),
         ..TensorProto::default()
     };
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
-    let mut file = options
-        .open(&path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut file = create(&path)?;
     // Strings whole; other data as the header's fields, then `raw_data` (field 9,
     // length-delimited) written from the tensor's own bytes: protobuf fields may come in
     // any order.

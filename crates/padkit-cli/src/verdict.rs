@@ -32,11 +32,11 @@ pub enum ClassCheck {
 
 /// How the class of `engine`'s errors is checked: strictly for padkit's engines (core,
 /// tract, burn), whose errors keep the [`PadError`] in their chain; not at all for the
-/// stock engines.
+/// stock engines, lowered models included (a stock runtime raises their errors).
 pub fn class_check(engine: Engine) -> ClassCheck {
     match engine {
         Engine::Core | Engine::Burn | Engine::Tract => ClassCheck::Strict,
-        Engine::StockTract | Engine::StockBurn => ClassCheck::Any,
+        Engine::StockTract | Engine::StockBurn | Engine::LoweredTract => ClassCheck::Any,
     }
 }
 

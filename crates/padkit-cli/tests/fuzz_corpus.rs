@@ -39,6 +39,12 @@ fn tract_model_corpus_replays_cleanly() {
     replay("tract_model", padkit_cli::fuzz::tract_model);
 }
 
+/// The lowering has no corpus of its own: the models of tract_model's are its inputs too.
+#[test]
+fn tract_model_corpus_replays_cleanly_through_the_lowering() {
+    replay("tract_model", padkit_cli::fuzz::lower);
+}
+
 #[test]
 fn nnef_corpus_replays_cleanly() {
     replay("nnef", padkit_cli::fuzz::nnef);

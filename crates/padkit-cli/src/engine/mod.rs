@@ -1,7 +1,8 @@
 //! The engines a model runs on: `core` (padkit directly, every ONNX type, Pad graphs),
 //! `tract` (the whole model through `padkit_tract::onnx()` with padkit's `If`) and `burn` (Pad graphs
 //! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
-//! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`).
+//! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`); and stock tract-onnx on the
+//! model lowered by padkit-lower (`lowered-tract`).
 //!
 //! Public for the repository's tests and fuzz targets, which report the error text itself:
 //! its functions carry no `# Errors` sections.
@@ -35,6 +36,9 @@ pub enum Engine {
     StockTract,
     /// The Pad nodes through Burn's own `Tensor::pad` on Flex, without padkit-burn.
     StockBurn,
+    /// The model lowered by padkit-lower (its Pads as standard ops), then run whole
+    /// through stock tract-onnx.
+    LoweredTract,
 }
 
 impl Engine {
@@ -49,6 +53,7 @@ impl Engine {
             Engine::Burn => "burn",
             Engine::StockTract => "stock-tract",
             Engine::StockBurn => "stock-burn",
+            Engine::LoweredTract => "lowered-tract",
         }
     }
 }
@@ -75,6 +80,11 @@ pub fn run(
         }),
         Engine::Tract => tract::run(tract::padkit_framework(), model, inputs, max_output_bytes),
         Engine::StockTract => tract::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
+        Engine::LoweredTract => {
+            let options = padkit_lower::Options::default().with_max_output_bytes(max_output_bytes);
+            let lowered = padkit_lower::lower_with(model, &options)?;
+            tract::run(tract_onnx::onnx(), &lowered, inputs, max_output_bytes)
+        }
     })
 }
 

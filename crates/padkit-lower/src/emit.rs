@@ -1,0 +1,250 @@
+//! The standard ONNX nodes a Pad becomes, written at the model's opset: constants as
+//! `Constant` nodes (valid in subgraphs and at every IR version), `Slice` in its attribute
+//! form before opset 10, fill blocks from `ConstantOfShape` where the opset and element
+//! type allow it.
+
+use std::collections::HashSet;
+
+use padkit::{DType, Data, PadSpec, Tensor};
+use padkit_onnx::proto::tensor_to_proto;
+use tract_onnx::pb::attribute_proto::AttributeType;
+use tract_onnx::pb::{AttributeProto, NodeProto};
+
+/// Consecutive positions of an axis, read up or down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Run {
+    /// The first position read.
+    pub(crate) start: usize,
+    /// How many positions.
+    pub(crate) len: usize,
+    /// Read `start`, `start - 1`, … instead of `start`, `start + 1`, ….
+    pub(crate) descending: bool,
+}
+
+impl Run {
+    /// `start`, `start + 1`, … (`len` positions).
+    pub(crate) fn up(start: usize, len: usize) -> Run {
+        Run {
+            start,
+            len,
+            descending: false,
+        }
+    }
+}
+
+/// The names a model uses, and fresh ones for the values a lowering adds.
+pub(crate) struct Names {
+    used: HashSet<String>,
+}
+
+impl Names {
+    pub(crate) fn new(used: HashSet<String>) -> Names {
+        Names { used }
+    }
+
+    /// A name not yet used, made from `base`.
+    fn fresh(&mut self, base: &str) -> String {
+        let mut n = self.used.len();
+        loop {
+            let name = format!("{base}__padkit_lower_{n}");
+            if self.used.insert(name.clone()) {
+                return name;
+            }
+            n += 1;
+        }
+    }
+}
+
+/// The nodes one Pad becomes, in order.
+pub(crate) struct Emitter<'n> {
+    opset: i64,
+    base: String,
+    names: &'n mut Names,
+    pub(crate) nodes: Vec<NodeProto>,
+}
+
+impl<'n> Emitter<'n> {
+    /// Nodes at `opset`, their values named after `base` (the Pad's output).
+    pub(crate) fn new(opset: i64, base: &str, names: &'n mut Names) -> Self {
+        Emitter {
+            opset,
+            base: base.to_string(),
+            names,
+            nodes: vec![],
+        }
+    }
+
+    /// The opset the nodes are written at.
+    pub(crate) fn opset(&self) -> i64 {
+        self.opset
+    }
+
+    /// Adds a node; returns its output's name.
+    fn node(&mut self, op: &str, inputs: Vec<String>, attribute: Vec<AttributeProto>) -> String {
+        let out = self.names.fresh(&self.base);
+        self.nodes.push(NodeProto {
+            name: out.clone(),
+            op_type: op.to_string(),
+            input: inputs,
+            output: vec![out.clone()],
+            attribute,
+            ..Default::default()
+        });
+        out
+    }
+
+    /// A `Constant` node holding `t`.
+    pub(crate) fn constant(&mut self, t: &Tensor) -> String {
+        let value = AttributeProto {
+            name: "value".into(),
+            r#type: AttributeType::Tensor as i32,
+            t: Some(tensor_to_proto(t, "")),
+            ..Default::default()
+        };
+        self.node("Constant", vec![], vec![value])
+    }
+
+    /// `x[.., start..end, ..]` on `axis` (`end` at most the axis' extent).
+    pub(crate) fn slice(&mut self, x: &str, axis: usize, start: usize, end: usize) -> String {
+        self.run(x, axis, end, Run::up(start, end - start))
+    }
+
+    /// The elements of `run` along `axis` of `x` (of extent `d` there), in the run's
+    /// order: a `Slice`, with step -1 for a descending run (opset 10 on: the attribute
+    /// form has no steps, so the callers split descending runs before opset 10).
+    pub(crate) fn run(&mut self, x: &str, axis: usize, d: usize, run: Run) -> String {
+        let (axis, start, len) = (axis as i64, run.start as i64, run.len as i64);
+        let (end, step) = match run.descending {
+            // A run down to index 0 ends "before index 0": ONNX reads a negative end from
+            // the back (-1 is the last element), and clamps -d-1 to before the first.
+            true if start - len < 0 => (-(d as i64) - 1, -1),
+            true => (start - len, -1),
+            false => (start + len, 1),
+        };
+        if self.opset < 10 {
+            let attrs = vec![
+                ints("starts", vec![start]),
+                ints("ends", vec![end]),
+                ints("axes", vec![axis]),
+            ];
+            return self.node("Slice", vec![x.to_string()], attrs);
+        }
+        let one = |v: i64| Tensor::from_slice(&[1], &[v]).expect("one int64");
+        let mut inputs = vec![x.to_string()];
+        inputs.push(self.constant(&one(start)));
+        inputs.push(self.constant(&one(end)));
+        inputs.push(self.constant(&one(axis)));
+        if step != 1 {
+            inputs.push(self.constant(&one(step)));
+        }
+        self.node("Slice", inputs, vec![])
+    }
+
+    /// `x` gathered along `axis` at `indices`.
+    pub(crate) fn gather(&mut self, x: &str, axis: usize, indices: &[i64]) -> String {
+        let indices = Tensor::from_slice(&[indices.len()], indices).expect("a 1-D int64 map");
+        let indices = self.constant(&indices);
+        let attrs = vec![int("axis", axis as i64)];
+        self.node("Gather", vec![x.to_string(), indices], attrs)
+    }
+
+    /// `parts` joined along `axis`.
+    pub(crate) fn concat(&mut self, parts: Vec<String>, axis: usize) -> String {
+        self.node("Concat", parts, vec![int("axis", axis as i64)])
+    }
+
+    /// A tensor of `shape` filled with `fill` (one element of the data's type): a
+    /// `ConstantOfShape` where the opset takes the type, else a constant of that shape.
+    ///
+    /// # Errors
+    ///
+    /// When the constant cannot be allocated.
+    pub(crate) fn fill_block(&mut self, fill: &Tensor, shape: &[usize]) -> padkit::Result<String> {
+        if constant_of_shape_takes(fill.dtype(), self.opset) {
+            let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+            let dims = Tensor::from_slice(&[dims.len()], &dims).expect("a 1-D int64 shape");
+            let dims = self.constant(&dims);
+            let value = AttributeProto {
+                name: "value".into(),
+                r#type: AttributeType::Tensor as i32,
+                t: Some(tensor_to_proto(fill, "")),
+                ..Default::default()
+            };
+            return Ok(self.node("ConstantOfShape", vec![dims], vec![value]));
+        }
+        Ok(self.constant(&filled(fill, shape)?))
+    }
+
+    /// `x` under the name `y`: the last node's output renamed, or an `Identity` where no
+    /// node was needed.
+    pub(crate) fn finish(mut self, x: &str, y: &str) -> Vec<NodeProto> {
+        match self.nodes.last_mut() {
+            Some(last) if last.output[0] == x => last.output[0] = y.to_string(),
+            _ => {
+                self.nodes.push(NodeProto {
+                    name: self.names.fresh(&self.base),
+                    op_type: "Identity".into(),
+                    input: vec![x.to_string()],
+                    output: vec![y.to_string()],
+                    ..Default::default()
+                });
+            }
+        }
+        self.nodes
+    }
+}
+
+/// True when `ConstantOfShape` at `opset` takes `dtype` (numbers and bool from opset 9,
+/// bfloat16 and the float8s from 20, the 4-bit ints from 21, float4e2m1 from 23,
+/// float8e8m0 from 24, the 2-bit ints from 25; never strings or complex).
+fn constant_of_shape_takes(dtype: DType, opset: i64) -> bool {
+    use DType::*;
+    let since = match dtype {
+        Float16 | Float32 | Float64 | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32
+        | UInt64 | Bool => 9,
+        BFloat16 | Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ => 20,
+        Int4 | UInt4 => 21,
+        Float4E2M1 => 23,
+        Float8E8M0 => 24,
+        Int2 | UInt2 => 25,
+        String | Complex64 | Complex128 => return false,
+    };
+    opset >= since
+}
+
+/// A tensor of `shape` whose every element is `fill`'s one element: an empty tensor
+/// padded up to `shape` by padkit's core, in any element type.
+///
+/// # Errors
+///
+/// When the block cannot be allocated.
+pub(crate) fn filled(fill: &Tensor, shape: &[usize]) -> padkit::Result<Tensor> {
+    let empty = match fill.data() {
+        Data::Strings(_) => Data::Strings(vec![]),
+        Data::Bytes(_) => Data::Bytes(vec![]),
+    };
+    let zeros = vec![0; shape.len()];
+    let x = Tensor::new(fill.dtype(), zeros, empty)?;
+    let pads: Vec<i64> = std::iter::repeat_n(0, shape.len())
+        .chain(shape.iter().map(|&d| d as i64))
+        .collect();
+    padkit::pad_tensor(&x, &PadSpec::new(pads), Some(fill))
+}
+
+fn int(name: &str, i: i64) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Int as i32,
+        i,
+        ..Default::default()
+    }
+}
+
+fn ints(name: &str, ints: Vec<i64>) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Ints as i32,
+        ints,
+        ..Default::default()
+    }
+}

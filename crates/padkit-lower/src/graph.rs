@@ -1,0 +1,212 @@
+//! The walk over a model's graphs: what is known of each value (constants, declared types
+//! and shapes) in the graph and the graphs around it, and each Pad replaced in place.
+
+use std::collections::HashMap;
+
+use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
+use padkit::{DType, Tensor};
+use padkit_onnx::proto::tensor_from_proto;
+use tract_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
+use tract_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_proto};
+
+use crate::LowerError;
+use crate::emit::Names;
+use crate::pad::lower_pad;
+
+/// What is known of the values of one graph, and of the graphs around it.
+#[derive(Default, Clone)]
+pub(crate) struct Scope {
+    /// Values known when the model is read: initializers and Constant nodes' outputs.
+    pub(crate) constants: HashMap<String, Tensor>,
+    /// Element types and static shapes: declared (graph inputs, value_info, outputs),
+    /// of constants, and of the Pads lowered so far.
+    pub(crate) types: HashMap<String, (DType, Vec<usize>)>,
+}
+
+impl Scope {
+    /// The constant `name`, if known.
+    pub(crate) fn constant(&self, name: &str) -> Option<&Tensor> {
+        self.constants.get(name)
+    }
+
+    /// The element type and static shape of `name`, if known.
+    pub(crate) fn type_of(&self, name: &str) -> Option<&(DType, Vec<usize>)> {
+        self.types.get(name)
+    }
+
+    /// `outer` with what `g` declares and holds added.
+    fn of_graph(outer: &Scope, g: &GraphProto) -> Result<Scope, LowerError> {
+        let mut scope = outer.clone();
+        for vi in g.input.iter().chain(&g.value_info).chain(&g.output) {
+            if let Some(t) = declared(vi) {
+                scope.types.insert(vi.name.clone(), t);
+            }
+        }
+        for t in &g.initializer {
+            let tensor = tensor_from_proto(t).map_err(LowerError::Model)?;
+            scope
+                .types
+                .insert(t.name.clone(), (tensor.dtype(), tensor.shape().to_vec()));
+            scope.constants.insert(t.name.clone(), tensor);
+        }
+        Ok(scope)
+    }
+}
+
+/// The element type and static shape `vi` declares, when it declares both.
+fn declared(vi: &ValueInfoProto) -> Option<(DType, Vec<usize>)> {
+    let Some(type_proto::Value::TensorType(t)) = vi.r#type.as_ref()?.value.as_ref() else {
+        return None;
+    };
+    let dtype = DType::from_onnx(t.elem_type).ok()?;
+    let shape = t
+        .shape
+        .as_ref()?
+        .dim
+        .iter()
+        .map(|d| match d.value {
+            Some(Dim::DimValue(v)) => usize::try_from(v).ok(),
+            _ => None,
+        })
+        .collect::<Option<Vec<usize>>>()?;
+    Some((dtype, shape))
+}
+
+/// The model's opset of the default domain (0 when it imports none).
+fn default_opset(model: &ModelProto) -> i64 {
+    model
+        .opset_import
+        .iter()
+        .find(|o| is_default_domain(&o.domain))
+        .map_or(0, |o| o.version)
+}
+
+/// Every name `g` and its subgraphs define or read.
+fn collect_names(g: &GraphProto, names: &mut std::collections::HashSet<String>) {
+    let values = g.input.iter().chain(&g.output).chain(&g.value_info);
+    names.extend(values.map(|v| v.name.clone()));
+    names.extend(g.initializer.iter().map(|t| t.name.clone()));
+    for node in &g.node {
+        names.extend(node.input.iter().chain(&node.output).cloned());
+        names.insert(node.name.clone());
+        for a in &node.attribute {
+            for sub in a.g.iter().chain(&a.graphs) {
+                collect_names(sub, names);
+            }
+        }
+    }
+}
+
+/// The walk's state over one model.
+pub(crate) struct Walk<'m> {
+    pub(crate) model: &'m ModelProto,
+    pub(crate) options: &'m crate::Options,
+    pub(crate) opset: i64,
+    pub(crate) names: Names,
+}
+
+impl<'m> Walk<'m> {
+    pub(crate) fn new(model: &'m ModelProto, options: &'m crate::Options) -> Walk<'m> {
+        let mut names = std::collections::HashSet::new();
+        if let Some(g) = &model.graph {
+            collect_names(g, &mut names);
+        }
+        Walk {
+            model,
+            options,
+            opset: default_opset(model),
+            names: Names::new(names),
+        }
+    }
+
+    /// Lowers every Pad of `g` and of its subgraphs, `outer` being what the graphs
+    /// around it know.
+    pub(crate) fn graph(&mut self, g: &mut GraphProto, outer: &Scope) -> Result<(), LowerError> {
+        let mut scope = Scope::of_graph(outer, g)?;
+        let mut nodes = Vec::with_capacity(g.node.len());
+        for mut node in std::mem::take(&mut g.node) {
+            for a in &mut node.attribute {
+                for sub in a.g.iter_mut().chain(a.graphs.iter_mut()) {
+                    self.graph(sub, &scope)?;
+                }
+            }
+            match kind(&node) {
+                Kind::Pad => {
+                    let lowered = lower_pad(self, &node, &mut scope)?;
+                    nodes.extend(lowered);
+                }
+                Kind::CenterCropPad => {
+                    return Err(LowerError::NotLowered {
+                        node: describe(&node),
+                        why: "CenterCropPad is not lowered yet".into(),
+                    });
+                }
+                Kind::Constant => {
+                    if let Some(t) = constant_value(&node) {
+                        scope
+                            .types
+                            .insert(node.output[0].clone(), (t.dtype(), t.shape().to_vec()));
+                        scope.constants.insert(node.output[0].clone(), t);
+                    }
+                    nodes.push(node);
+                }
+                Kind::Other => nodes.push(node),
+            }
+        }
+        g.node = nodes;
+        Ok(())
+    }
+}
+
+/// What the walk does with a node.
+enum Kind {
+    Pad,
+    CenterCropPad,
+    Constant,
+    Other,
+}
+
+fn kind(node: &NodeProto) -> Kind {
+    let onnx = is_default_domain(&node.domain);
+    match node.op_type.as_str() {
+        "Pad" if onnx || node.domain == PADKIT_DOMAIN => Kind::Pad,
+        "CenterCropPad" if onnx => Kind::CenterCropPad,
+        "Constant" if onnx && node.output.len() == 1 => Kind::Constant,
+        _ => Kind::Other,
+    }
+}
+
+/// The tensor of a Constant node's `value` attribute (other forms are left unknown).
+fn constant_value(node: &NodeProto) -> Option<Tensor> {
+    let a = node.attribute.iter().find(|a| a.name == "value")?;
+    tensor_from_proto(a.t.as_ref()?).ok()
+}
+
+/// `Pad node "p"`, or the outputs of an unnamed one.
+pub(crate) fn describe(node: &NodeProto) -> String {
+    padkit_onnx::graph::describe(node)
+}
+
+/// The operand `operand` of `node` named `name`, a constant checked by ONNX's rules for
+/// data of type `data`.
+pub(crate) fn operand<'s>(
+    scope: &'s Scope,
+    node: &NodeProto,
+    operand: Operand,
+    name: &str,
+    data: DType,
+) -> Result<&'s Tensor, LowerError> {
+    let t = scope.constant(name).ok_or_else(|| LowerError::NotLowered {
+        node: describe(node),
+        why: format!(
+            "input '{}' ({name:?}) is computed at run time; padkit-lower lowers Pads whose \
+             operands are initializers or Constant nodes",
+            operand.name()
+        ),
+    })?;
+    operand
+        .check_type(t.dtype(), data)
+        .and_then(|()| operand.check_shape(t.shape()))
+        .map_err(|e| LowerError::pad(node, e))?;
+    Ok(t)
+}

@@ -1,0 +1,149 @@
+//! # padkit-lower: a model's Pads as standard ONNX ops
+//!
+//! Rewrites every Pad of an ONNX model (ONNX's, every version from opset 1, and padkit's
+//! own `ai.padkit` Pad with symmetric mode and interior padding) into ops that runtimes
+//! without a complete Pad already run ([`PORTABLE_OPS`]), computing exactly what
+//! padkit's core computes, at the model's own opset. Other nodes, names, inputs, outputs
+//! and metadata are left as they are.
+//!
+//! This is the lowering's first part: Pads whose operands (pads, constant value, axes)
+//! are constants of the model (initializers, Constant nodes) and whose data's shape is
+//! known when the model is read (a graph input, value_info or initializer with static
+//! dims, or the output of a Pad lowered before it). Each becomes, per padded axis:
+//! - constant mode: a `Slice` of the data where it is cropped, joined by `Concat` between
+//!   fill blocks (`ConstantOfShape`, or a constant of the block where the opset's
+//!   `ConstantOfShape` does not take the element type);
+//! - reflect, edge, wrap, symmetric, and interior padding: a `Gather` with the axis'
+//!   index map as a constant (one entry per output position of that axis, never one per
+//!   output element), over the data joined to one plane of fill for interior padding;
+//!   a `Slice` where the map is one run.
+//!
+//! Other Pads (operands fed at run time, shapes unknown until then) and `CenterCropPad`
+//! are refused with an error naming the node and the reason ([`LowerError::NotLowered`]).
+//!
+//! ```
+//! use padkit::{PadMode, Tensor};
+//! use padkit_onnx::model::{Feed, PadModel};
+//! let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+//! let model = PadModel::new(19, "wrap", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
+//! let lowered = padkit_lower::lower(&model).unwrap();
+//! let ops: Vec<&str> = lowered.graph.as_ref().unwrap().node.iter().map(|n| n.op_type.as_str()).collect();
+//! assert!(ops.iter().all(|op| padkit_lower::PORTABLE_OPS.contains(op)));
+//! assert!(!ops.contains(&"Pad"));
+//! ```
+
+mod emit;
+mod graph;
+mod pad;
+
+pub use pad::MAX_MAP_LEN;
+
+use padkit::PadError;
+use tract_onnx::pb::{ModelProto, NodeProto};
+
+/// The ops a lowered Pad is made of: ops that ONNX Runtime, stock tract-onnx 0.23.9 and
+/// candle-onnx 0.11.1 all evaluate (`Slice` in its attribute form before opset 10).
+pub const PORTABLE_OPS: [&str; 6] = [
+    "Concat",
+    "Constant",
+    "ConstantOfShape",
+    "Gather",
+    "Identity",
+    "Slice",
+];
+
+/// Why a model was not lowered.
+#[derive(Debug, thiserror::Error)]
+pub enum LowerError {
+    /// The model is malformed: it fails the checks ONNX Runtime makes when it loads a
+    /// model, or a Pad node's attributes are not those of its version.
+    #[error("{0:#}")]
+    Model(anyhow::Error),
+    /// A Pad that cannot run on its data (pads that do not fit, a crop past the axis, an
+    /// operand of the wrong type…): the original model fails there too.
+    #[error("{node}: {source}")]
+    Pad {
+        /// The node, as errors name it.
+        node: String,
+        /// Why it cannot run.
+        #[source]
+        source: PadError,
+    },
+    /// A Pad this version of padkit-lower does not rewrite, and why.
+    #[error("{node}: {why}")]
+    NotLowered {
+        /// The node, as errors name it.
+        node: String,
+        /// Why it is not lowered.
+        why: String,
+    },
+}
+
+impl LowerError {
+    /// `e`, raised on Pad node `node`.
+    fn pad(node: &NodeProto, e: PadError) -> LowerError {
+        LowerError::Pad {
+            node: graph::describe(node),
+            source: e,
+        }
+    }
+
+    /// An error of padkit-tract's reader of Pad nodes: a [`LowerError::Pad`] where it
+    /// holds a [`PadError`], else the model is malformed.
+    fn read(node: &NodeProto, e: anyhow::Error) -> LowerError {
+        match e.chain().find_map(|c| c.downcast_ref::<PadError>()) {
+            Some(pad) => LowerError::pad(node, pad.clone()),
+            None => LowerError::Model(e),
+        }
+    }
+}
+
+/// How [`lower_with`] lowers.
+///
+/// ```
+/// let options = padkit_lower::Options::default().with_max_output_bytes(1 << 30);
+/// assert_eq!(options.max_output_bytes, Some(1 << 30));
+/// ```
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Options {
+    /// Refuse Pads whose output would take more bytes than this (as padkit's engines
+    /// refuse to run them), with [`PadError::TooLarge`]. Outputs above `isize::MAX`
+    /// bytes, which no runtime can hold, are refused whatever the limit.
+    pub max_output_bytes: Option<u64>,
+}
+
+impl Options {
+    /// These options with the output limit `bytes`.
+    pub fn with_max_output_bytes(mut self, bytes: u64) -> Options {
+        self.max_output_bytes = Some(bytes);
+        self
+    }
+}
+
+/// `model` with every Pad rewritten into [`PORTABLE_OPS`], after the checks ONNX Runtime
+/// makes when it loads a model ([`lower_with`] and default [`Options`]).
+///
+/// # Errors
+///
+/// As [`lower_with`].
+pub fn lower(model: &ModelProto) -> Result<ModelProto, LowerError> {
+    lower_with(model, &Options::default())
+}
+
+/// [`lower`], as `options` say.
+///
+/// # Errors
+///
+/// [`LowerError::Model`] for a malformed model, [`LowerError::Pad`] for a Pad that cannot
+/// run on its data (its output above the limit included), [`LowerError::NotLowered`] for
+/// a Pad this version does not rewrite.
+pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, LowerError> {
+    padkit_onnx::graph::check_model(model).map_err(LowerError::Model)?;
+    let mut lowered = model.clone();
+    let mut graph = lowered.graph.take().unwrap_or_default();
+    let mut walk = graph::Walk::new(model, options);
+    walk.graph(&mut graph, &graph::Scope::default())?;
+    lowered.graph = Some(graph);
+    Ok(lowered)
+}

@@ -1,0 +1,309 @@
+//! One Pad node as standard ops, when its operands are constants and its data's shape is
+//! declared: per padded axis, a `Slice` and a `Concat` with fill blocks (constant mode),
+//! or a `Gather` with the axis' index map as a constant (the other modes, and interior
+//! padding over the data joined to one plane of fill).
+
+use padkit::axis_map::axis_sources;
+use padkit::onnx::Operand;
+use padkit::spec::AxisPad;
+use padkit::{DType, Data, PadMode, PadSpec, Tensor};
+use tract_onnx::pb::NodeProto;
+
+use crate::LowerError;
+use crate::emit::{Emitter, Run};
+use crate::graph::{Scope, Walk, describe, operand};
+
+/// The longest index map a lowering writes into a model (as int64: 128 MiB).
+pub const MAX_MAP_LEN: usize = 1 << 24;
+
+/// The nodes that compute what Pad node `node` computes, registering its output's type
+/// and shape in `scope`.
+pub(crate) fn lower_pad(
+    walk: &mut Walk<'_>,
+    node: &NodeProto,
+    scope: &mut Scope,
+) -> Result<Vec<NodeProto>, LowerError> {
+    let opset = padkit_tract::node_opset(walk.model, node, walk.opset);
+    let pad = padkit_tract::parse_pad_node(node, opset).map_err(|e| LowerError::read(node, e))?;
+    let given: Vec<&str> = node
+        .input
+        .iter()
+        .filter(|i| !i.is_empty())
+        .map(String::as_str)
+        .collect();
+    let (Some(&x), Some(y)) = (given.first(), node.output.first()) else {
+        return Err(LowerError::Model(anyhow::anyhow!(
+            "{} has no data input or no output",
+            describe(node)
+        )));
+    };
+    let (dtype, shape) = scope
+        .type_of(x)
+        .cloned()
+        .ok_or_else(|| LowerError::NotLowered {
+            node: describe(node),
+            why: format!(
+                "the shape of its data {x:?} is not known when the model is read (a graph \
+             input, value_info or initializer with static dims); padkit-lower lowers such \
+             Pads only"
+            ),
+        })?;
+    padkit::onnx::check_type(dtype, pad.opset).map_err(|e| LowerError::pad(node, e))?;
+    let input = |ix: usize| {
+        given.get(ix).copied().ok_or_else(|| {
+            LowerError::Model(anyhow::anyhow!("{} lacks input {ix}", describe(node)))
+        })
+    };
+    let pads = match &pad.attr_pads {
+        Some(p) => p.clone(),
+        None => ints(operand(scope, node, Operand::Pads, input(1)?, dtype)?),
+    };
+    let axes = match pad.axes_input {
+        Some(ix) => Some(ints(operand(
+            scope,
+            node,
+            Operand::Axes,
+            input(ix)?,
+            dtype,
+        )?)),
+        None => None,
+    };
+    let fill = match (pad.attr_value, pad.value_input) {
+        (Some(bits), _) => float_fill(f32::from_bits(bits), dtype),
+        (None, Some(ix)) => {
+            let v = operand(scope, node, Operand::ConstantValue, input(ix)?, dtype)?;
+            Tensor::new(dtype, vec![1], v.data().clone())
+        }
+        (None, None) => zero(dtype),
+    }
+    .map_err(|e| LowerError::pad(node, e))?;
+    let spec = PadSpec::new(pads)
+        .with_axes(axes)
+        .with_interior(pad.interior)
+        .with_mode(pad.mode);
+    let failed = |e| LowerError::pad(node, e);
+    let axis_pads = spec.resolve(shape.len()).map_err(failed)?;
+    let out_shape = padkit::output_shape(&shape, &spec).map_err(failed)?;
+    check_size(&out_shape, dtype, walk.options.max_output_bytes).map_err(failed)?;
+    let mut emit = Emitter::new(walk.opset, y, &mut walk.names);
+    let mut value = x.to_string();
+    let mut now = shape;
+    for (axis, p) in axis_pads.iter().enumerate() {
+        if p.is_identity() {
+            continue;
+        }
+        let out_len = out_shape[axis];
+        value = if pad.mode == PadMode::Constant && p.interior == 0 {
+            constant_axis(&mut emit, &value, &now, axis, p, out_len, &fill).map_err(failed)?
+        } else {
+            if out_len > MAX_MAP_LEN {
+                return Err(LowerError::NotLowered {
+                    node: describe(node),
+                    why: format!(
+                        "axis {axis}: its index map would hold {out_len} entries, above \
+                         padkit-lower's limit of {MAX_MAP_LEN}"
+                    ),
+                });
+            }
+            let sources = axis_sources(axis, now[axis], p, pad.mode).map_err(failed)?;
+            mapped_axis(&mut emit, &value, &now, axis, &sources, &fill).map_err(failed)?
+        };
+        now[axis] = out_len;
+    }
+    scope.types.insert(y.clone(), (dtype, now));
+    Ok(emit.finish(&value, y))
+}
+
+/// Constant padding (and cropping) of `axis` of `x` (shape `shape`) to `out_len`: the
+/// data's part of the axis sliced out where cropped, joined between blocks of fill.
+fn constant_axis(
+    emit: &mut Emitter<'_>,
+    x: &str,
+    shape: &[usize],
+    axis: usize,
+    p: &AxisPad,
+    out_len: usize,
+    fill: &Tensor,
+) -> padkit::Result<String> {
+    // Output i reads x[i - begin] where that is inside the axis: the data lands on
+    // [first, last) of the output, checked by `output_shape` to fit in i64.
+    let d = shape[axis] as i64;
+    let first = p.begin.clamp(0, out_len as i64);
+    let last = p.begin.saturating_add(d).clamp(first, out_len as i64);
+    let block = |len: usize| {
+        let mut s = shape.to_vec();
+        s[axis] = len;
+        s
+    };
+    if first == last {
+        return emit.fill_block(fill, &block(out_len));
+    }
+    let (src_start, src_end) = ((first - p.begin) as usize, (last - p.begin) as usize);
+    let mut data = x.to_string();
+    if (src_start, src_end) != (0, shape[axis]) {
+        data = emit.slice(x, axis, src_start, src_end);
+    }
+    let (before, after) = (first as usize, out_len - last as usize);
+    let mut parts = vec![];
+    if before > 0 {
+        parts.push(emit.fill_block(fill, &block(before))?);
+    }
+    parts.push(data);
+    if after > 0 {
+        parts.push(emit.fill_block(fill, &block(after))?);
+    }
+    Ok(match parts.len() {
+        1 => parts.remove(0),
+        _ => emit.concat(parts, axis),
+    })
+}
+
+/// `axis` of `x` read through the index map `sources` (`None`: the fill value). The map's
+/// longest ascending run is its center, read as the data itself where it is the whole
+/// axis (else a `Slice`), joined with its borders: a `Slice` each where a border is one
+/// ascending run, else a `Gather` of the border's few positions (ONNX Runtime's `Slice`
+/// with a negative step copies element by element, several times slower). So a pad moves the data once, as
+/// a `Concat`. Interior padding first joins the data to one plane of fill, which the map
+/// reads for its fill positions.
+fn mapped_axis(
+    emit: &mut Emitter<'_>,
+    x: &str,
+    shape: &[usize],
+    axis: usize,
+    sources: &[Option<usize>],
+    fill: &Tensor,
+) -> padkit::Result<String> {
+    let d = shape[axis];
+    let mut data = x.to_string();
+    if sources.iter().any(Option::is_none) {
+        let mut plane = shape.to_vec();
+        plane[axis] = 1;
+        let plane = emit.fill_block(fill, &plane)?;
+        data = emit.concat(vec![data, plane], axis);
+    }
+    let extent = if data == x { d } else { d + 1 };
+    let indices: Vec<usize> = sources.iter().map(|s| s.unwrap_or(d)).collect();
+    // ONNX Runtime implements Concat from opset 4 only: before, the map is one Gather.
+    // It gathers strings along any axis but the last wrong (1.32: one string per block),
+    // so strings take slices of every run instead.
+    let strings = fill.dtype() == DType::String;
+    if emit.opset() < 4 && !strings {
+        let indices: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
+        return Ok(emit.gather(&data, axis, &indices));
+    }
+    let down = emit.opset() >= 10;
+    // the center among the ascending runs only: a border reading down into the center's
+    // first element must not take it away from the center
+    let all = runs(&indices, false);
+    let Some(center) = (0..all.len()).max_by_key(|&k| all[k].len) else {
+        return Ok(emit.slice(&data, axis, 0, 0));
+    };
+    let at = all[..center].iter().map(|r| r.len).sum::<usize>();
+    let (before, rest) = indices.split_at(at);
+    let after = &rest[all[center].len..];
+    let mut parts = vec![];
+    let border = |emit: &mut Emitter<'_>, positions: &[usize], parts: &mut Vec<String>| {
+        let runs = runs(positions, down);
+        if strings {
+            parts.extend(runs.into_iter().map(|r| emit.run(&data, axis, extent, r)));
+        } else if let [
+            run @ Run {
+                descending: false, ..
+            },
+        ] = runs[..]
+        {
+            parts.push(emit.run(&data, axis, extent, run));
+        } else if !runs.is_empty() {
+            let positions: Vec<i64> = positions.iter().map(|&i| i as i64).collect();
+            parts.push(emit.gather(&data, axis, &positions));
+        }
+    };
+    border(emit, before, &mut parts);
+    parts.push(match all[center] {
+        Run {
+            start: 0,
+            len,
+            descending: false,
+        } if len == extent => data.clone(),
+        run => emit.run(&data, axis, extent, run),
+    });
+    border(emit, after, &mut parts);
+    Ok(match parts.len() {
+        1 => parts.remove(0),
+        _ => emit.concat(parts, axis),
+    })
+}
+
+/// The maximal runs of `indices`: ascending, and descending where `down` (steps of -1 in
+/// `Slice`, from opset 10); a lone index is an ascending run of one.
+fn runs(indices: &[usize], down: bool) -> Vec<Run> {
+    let mut runs: Vec<Run> = vec![];
+    for &i in indices {
+        if let Some(last) = runs.last_mut() {
+            let next_up = !last.descending && last.start + last.len == i;
+            let next_down = down
+                && (last.descending || last.len == 1)
+                && last.start.checked_sub(last.len) == Some(i);
+            if next_up || next_down {
+                last.descending = next_down;
+                last.len += 1;
+                continue;
+            }
+        }
+        runs.push(Run::up(i, 1));
+    }
+    runs
+}
+
+/// Refuses an output of `shape` and `dtype` above `limit` bytes, or `isize::MAX`.
+fn check_size(shape: &[usize], dtype: DType, limit: Option<u64>) -> padkit::Result<()> {
+    if shape.contains(&0) {
+        return Ok(());
+    }
+    let elements = shape
+        .iter()
+        .try_fold(1u128, |n, &d| n.checked_mul(d as u128));
+    let bytes = elements
+        .and_then(|n| usize::try_from(n).ok())
+        .and_then(|n| dtype.storage_bytes(n))
+        .map_or(u128::MAX, |b| b as u128);
+    let cap = (isize::MAX as u128).min(limit.map_or(u128::MAX, u128::from));
+    if bytes > cap {
+        return Err(padkit::PadError::TooLarge {
+            shape: shape.to_vec(),
+            bytes,
+            limit: cap,
+        });
+    }
+    Ok(())
+}
+
+/// A constant `pads` or `axes` as i64.
+fn ints(t: &Tensor) -> Vec<i64> {
+    match t.dtype() {
+        DType::Int32 => t
+            .to_vec::<i32>()
+            .map(|v| v.into_iter().map(i64::from).collect())
+            .unwrap_or_default(),
+        _ => t.to_vec::<i64>().unwrap_or_default(),
+    }
+}
+
+/// The opset 1–10 float `value` attribute as one element of the (float) data's type.
+fn float_fill(v: f32, dtype: DType) -> padkit::Result<Tensor> {
+    match dtype {
+        DType::Float64 => Tensor::from_slice(&[1], &[f64::from(v)]),
+        DType::Float16 => Tensor::from_slice(&[1], &[padkit::half::f16::from_f32(v)]),
+        _ => Tensor::from_slice(&[1], &[v]),
+    }
+}
+
+/// One zero (false, the empty string) of `dtype`: an empty tensor padded by one element.
+fn zero(dtype: DType) -> padkit::Result<Tensor> {
+    let empty = match dtype {
+        DType::String => Data::Strings(vec![]),
+        _ => Data::Bytes(vec![]),
+    };
+    let x = Tensor::new(dtype, vec![0], empty)?;
+    padkit::pad_tensor(&x, &PadSpec::new(vec![0, 1]), None)
+}

@@ -1,0 +1,69 @@
+//! padkit-lower on every model of the full catalogue: what it lowers holds no Pad and only
+//! [`PORTABLE_OPS`] (whether the lowered models compute the expected outputs is graded by
+//! runtimes that are not padkit: `padkit conformance --engine lowered-tract` and
+//! `tests/peers/run.py`'s `onnxruntime-lowered`); what it refuses is a case that must fail
+//! (with padkit's error, or for an index map above padkit-lower's limit) or a Pad whose
+//! operands are fed at run time, never anything else.
+
+use padkit_conformance::{Expected, Feed, Size, cases};
+use padkit_lower::{LowerError, PORTABLE_OPS, lower};
+use padkit_onnx::model::PadModel;
+use tract_onnx::pb::GraphProto;
+
+/// Every op of `g` and of its subgraphs.
+fn ops(g: &GraphProto) -> Vec<String> {
+    let mut all = vec![];
+    for node in &g.node {
+        all.push(node.op_type.clone());
+        for a in &node.attribute {
+            for sub in a.g.iter().chain(&a.graphs) {
+                all.extend(ops(sub));
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn lowered_models_hold_only_portable_ops_and_refusals_are_explained() {
+    let (mut lowered, mut must_fail, mut runtime) = (0, 0, 0);
+    for case in cases(Size::Full) {
+        let model = PadModel::from_case(&case).proto();
+        match lower(&model) {
+            Ok(m) => {
+                let ops = ops(m.graph.as_ref().unwrap());
+                for op in &ops {
+                    assert!(PORTABLE_OPS.contains(&op.as_str()), "{}: {op}", case.name);
+                }
+                lowered += 1;
+            }
+            Err(LowerError::Pad { .. }) => {
+                assert!(
+                    matches!(case.expected, Expected::Error(_)),
+                    "{}: {}",
+                    case.name,
+                    lower(&model).unwrap_err()
+                );
+                must_fail += 1;
+            }
+            Err(e @ LowerError::NotLowered { .. }) => {
+                let fed = [&case.feeds.pads, &case.feeds.value, &case.feeds.axes]
+                    .iter()
+                    .any(|f| matches!(f, Feed::Input));
+                let why = e.to_string();
+                if fed {
+                    assert!(why.contains("is computed at run time"), "{why}");
+                    runtime += 1;
+                } else {
+                    // an output of terabytes, whose index map is above padkit-lower's limit
+                    assert!(why.contains("above padkit-lower's limit"), "{why}");
+                    assert!(matches!(case.expected, Expected::Error(_)), "{}", case.name);
+                    must_fail += 1;
+                }
+            }
+            Err(e) => panic!("{}: {e}", case.name),
+        }
+    }
+    assert!(lowered > 5000, "{lowered} lowered");
+    assert!(must_fail > 0 && runtime > 0, "{must_fail} {runtime}");
+}
