@@ -7,16 +7,19 @@
 //! and metadata are left as they are.
 //!
 //! This is the lowering's first part: Pads whose operands (pads, constant value, axes)
-//! are constants of the model (initializers, Constant nodes) and whose data's shape is
-//! known when the model is read (a graph input, value_info or initializer with static
-//! dims, or the output of a Pad lowered before it). Each becomes, per padded axis:
+//! are constants of the model (attributes, initializers, Constant nodes) and whose data's
+//! shape is known when the model is read (a graph input, value_info or initializer with
+//! static dims, or the output of a Pad lowered before it), in the main graph and in `If`,
+//! `Loop` and `Scan` bodies. Each becomes, per padded axis:
 //! - constant mode: a `Slice` of the data where it is cropped, joined by `Concat` between
 //!   fill blocks (`ConstantOfShape`, or a constant of the block where the opset's
 //!   `ConstantOfShape` does not take the element type);
-//! - reflect, edge, wrap, symmetric, and interior padding: a `Gather` with the axis'
-//!   index map as a constant (one entry per output position of that axis, never one per
-//!   output element), over the data joined to one plane of fill for interior padding;
-//!   a `Slice` where the map is one run.
+//! - reflect, edge, wrap, symmetric: the data joined with its two borders, each a `Slice`
+//!   where it is one run of positions, else a `Gather` of its few positions (one pass over
+//!   the data); one `Gather` with the axis' index map as a constant where the map has no
+//!   long center, and for interior padding (over the data joined to one plane of fill).
+//!   An index map holds one entry per output position of its axis, never one per output
+//!   element.
 //!
 //! Other Pads (operands fed at run time, shapes unknown until then) and `CenterCropPad`
 //! are refused with an error naming the node and the reason ([`LowerError::NotLowered`]).
