@@ -51,6 +51,10 @@ enum Command {
         model: PathBuf,
         /// Where to write the lowered model (a new file, or one to replace).
         output: PathBuf,
+        /// Refuse Pads whose output would be larger than this many bytes (default: the
+        /// memory available).
+        #[arg(long)]
+        max_output_bytes: Option<u64>,
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
@@ -297,9 +301,11 @@ pub fn main() -> ExitCode {
             actual,
             cases_of_catalogue,
         })) => suite::compare(&expected, &actual, cases_of_catalogue).map(|()| ExitCode::SUCCESS),
-        Some(Command::Lower { model, output }) => {
-            run::lower(&model, &output).map(|()| ExitCode::SUCCESS)
-        }
+        Some(Command::Lower {
+            model,
+            output,
+            max_output_bytes,
+        }) => run::lower(&model, &output, limit(max_output_bytes)).map(|()| ExitCode::SUCCESS),
         Some(Command::Run {
             model,
             engine,

@@ -101,9 +101,11 @@ pub fn run(r: &Request) -> Result<()> {
 }
 
 /// `padkit lower`: the model at `model` with its Pads rewritten into standard ops
-/// (`padkit_lower::lower`), written to `output` in onnx's encoding.
-pub fn lower(model: &Path, output: &Path) -> Result<()> {
-    let lowered = padkit_lower::lower(&read_model(model)?)?;
+/// (`padkit_lower::lower_with`), refusing Pads whose outputs are above `max_output_bytes`,
+/// written to `output` in onnx's encoding.
+pub fn lower(model: &Path, output: &Path, max_output_bytes: u64) -> Result<()> {
+    let options = padkit_lower::Options::default().with_max_output_bytes(max_output_bytes);
+    let lowered = padkit_lower::lower_with(&read_model(model)?, &options)?;
     let bytes = padkit_onnx::wire::encode_model(&lowered)?;
     create(output)?
         .write_all(&bytes)

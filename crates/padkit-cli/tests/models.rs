@@ -37,6 +37,36 @@ fn every_model_matches_onnx_runtime() {
     );
 }
 
+/// Every model lowered by padkit-lower (its Pads as standard ops, those inside silero-vad's
+/// `If` branches too) and run by stock tract-onnx matches ONNX Runtime, but the three
+/// silero-vad models whose other `If`s stock tract cannot analyse (they fail the same way
+/// unlowered; `tests/peers/lowered_models.py` runs all nine lowered through ONNX Runtime).
+#[test]
+fn lowered_models_match_onnx_runtime_on_stock_tract() {
+    let out = Command::cargo_bin("padkit")
+        .unwrap()
+        .args(["conformance", "--engine", "lowered-tract", "--atol", "1e-5"])
+        .arg(models())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert_eq!(failed.len(), 3, "{stdout}");
+    for line in failed {
+        assert!(
+            line.contains("silero-vad")
+                && line.contains("could not analyse")
+                && line.contains("If"),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        stdout.lines().last(),
+        Some("6 passed, 3 failed, 0 skipped"),
+        "{stdout}"
+    );
+}
+
 /// Where stock tract runs a model, padkit's optimised graph has as many nodes, or fewer
 /// when transposes cancel through the Pad; three silero-vad models only run with
 /// padkit-tract's `If`.

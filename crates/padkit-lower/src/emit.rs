@@ -158,7 +158,8 @@ impl<'n> Emitter<'n> {
     ///
     /// # Errors
     ///
-    /// When the constant cannot be allocated.
+    /// [`padkit::PadError::TooLarge`] for a constant above [`MAX_BLOCK_BYTES`], and when it
+    /// cannot be allocated.
     pub(crate) fn fill_block(&mut self, fill: &Tensor, shape: &[usize]) -> padkit::Result<String> {
         if constant_of_shape_takes(fill.dtype(), self.opset) {
             let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
@@ -172,7 +173,47 @@ impl<'n> Emitter<'n> {
             };
             return Ok(self.node("ConstantOfShape", vec![dims], vec![value]));
         }
+        let n = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+        let bytes = n.and_then(|n| fill.dtype().storage_bytes(n));
+        if bytes.is_none_or(|b| b > MAX_BLOCK_BYTES) {
+            return Err(padkit::PadError::TooLarge {
+                shape: shape.to_vec(),
+                bytes: bytes.map_or(u128::MAX, |b| b as u128),
+                limit: MAX_BLOCK_BYTES as u128,
+            });
+        }
         Ok(self.constant(&filled(fill, shape)?))
+    }
+
+    /// A block of `fill` shaped as `x` (of rank `rank`, its shape known at run time) with
+    /// `len` on `axis`: `ConstantOfShape` of `Shape(x)` with that entry replaced. Only for
+    /// the element types [`fill_by_shape`] allows.
+    pub(crate) fn fill_like(
+        &mut self,
+        x: &str,
+        rank: usize,
+        axis: usize,
+        len: usize,
+        fill: &Tensor,
+    ) -> String {
+        let shape = self.node("Shape", vec![x.to_string()], vec![]);
+        let width = Tensor::from_slice(&[1], &[len as i64]).expect("one int64");
+        let mut parts = vec![];
+        if axis > 0 {
+            parts.push(self.slice(&shape, 0, 0, axis));
+        }
+        parts.push(self.constant(&width));
+        if axis + 1 < rank {
+            parts.push(self.slice(&shape, 0, axis + 1, rank));
+        }
+        let dims = self.concat(parts, 0);
+        let value = AttributeProto {
+            name: "value".into(),
+            r#type: AttributeType::Tensor as i32,
+            t: Some(tensor_to_proto(fill, "")),
+            ..Default::default()
+        };
+        self.node("ConstantOfShape", vec![dims], vec![value])
     }
 
     /// `x` under the name `y`: the last node's output renamed, or an `Identity` where no
@@ -192,6 +233,16 @@ impl<'n> Emitter<'n> {
         }
         self.nodes
     }
+}
+
+/// The largest fill block written into a model as a constant (where `ConstantOfShape`
+/// does not take the element type): 64 MiB.
+pub const MAX_BLOCK_BYTES: usize = 64 << 20;
+
+/// True when `ConstantOfShape` at `opset` takes `dtype`: [`Emitter::fill_like`] can
+/// build blocks of it.
+pub(crate) fn fill_by_shape(dtype: DType, opset: i64) -> bool {
+    constant_of_shape_takes(dtype, opset)
 }
 
 /// True when `ConstantOfShape` at `opset` takes `dtype` (numbers and bool from opset 9,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, Tensor};
-use padkit_onnx::proto::tensor_from_proto;
+use padkit_onnx::proto::{dtype_and_shape, tensor_from_proto};
 use tract_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
 use tract_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_proto};
 
@@ -13,48 +13,73 @@ use crate::LowerError;
 use crate::emit::Names;
 use crate::pad::lower_pad;
 
-/// What is known of the values of one graph, and of the graphs around it.
-#[derive(Default, Clone)]
-pub(crate) struct Scope {
-    /// Values known when the model is read: initializers and Constant nodes' outputs.
+/// What is known of the values of one graph, and through `outer`, of the graphs around
+/// it (each graph keeps only its own: a model of many subgraphs holds each constant once).
+#[derive(Default)]
+pub(crate) struct Scope<'o> {
+    /// What the graphs around this one know.
+    outer: Option<&'o Scope<'o>>,
+    /// Values known when the model is read: initializers and Constant nodes' outputs of
+    /// at most [`MAX_ELEMENTS`](crate::fold::MAX_ELEMENTS) elements (operands are
+    /// small), and the small integer tensors folded from them.
     pub(crate) constants: HashMap<String, Tensor>,
-    /// Element types and static shapes: declared (graph inputs, value_info, outputs),
-    /// of constants, and of the Pads lowered so far.
-    pub(crate) types: HashMap<String, (DType, Vec<usize>)>,
+    /// Element types and shapes, each extent where it is known before run time:
+    /// declared (graph inputs, value_info, outputs), of constants, and of the Pads lowered
+    /// so far.
+    pub(crate) types: HashMap<String, (DType, Vec<Option<usize>>)>,
 }
 
-impl Scope {
+impl<'o> Scope<'o> {
     /// The constant `name`, if known.
     pub(crate) fn constant(&self, name: &str) -> Option<&Tensor> {
-        self.constants.get(name)
+        self.constants
+            .get(name)
+            .or_else(|| self.outer?.constant(name))
     }
 
-    /// The element type and static shape of `name`, if known.
-    pub(crate) fn type_of(&self, name: &str) -> Option<&(DType, Vec<usize>)> {
-        self.types.get(name)
+    /// The element type and shape of `name`, if known.
+    pub(crate) fn type_of(&self, name: &str) -> Option<&(DType, Vec<Option<usize>>)> {
+        self.types.get(name).or_else(|| self.outer?.type_of(name))
     }
 
-    /// `outer` with what `g` declares and holds added.
-    fn of_graph(outer: &Scope, g: &GraphProto) -> Result<Scope, LowerError> {
-        let mut scope = outer.clone();
+    /// What `g` declares and holds, inside `outer`.
+    fn of_graph(outer: &'o Scope<'o>, g: &GraphProto) -> Result<Scope<'o>, LowerError> {
+        let mut scope = Scope {
+            outer: Some(outer),
+            ..Scope::default()
+        };
         for vi in g.input.iter().chain(&g.value_info).chain(&g.output) {
             if let Some(t) = declared(vi) {
                 scope.types.insert(vi.name.clone(), t);
             }
         }
         for t in &g.initializer {
-            let tensor = tensor_from_proto(t).map_err(LowerError::Model)?;
-            scope
-                .types
-                .insert(t.name.clone(), (tensor.dtype(), tensor.shape().to_vec()));
-            scope.constants.insert(t.name.clone(), tensor);
+            let (dtype, shape) = dtype_and_shape(t).map_err(LowerError::Model)?;
+            let small = shape
+                .iter()
+                .try_fold(1usize, |n, &d| n.checked_mul(d))
+                .is_some_and(|n| n <= crate::fold::MAX_ELEMENTS);
+            scope.types.insert(
+                t.name.clone(),
+                (dtype, shape.into_iter().map(Some).collect()),
+            );
+            if small {
+                let tensor = tensor_from_proto(t).map_err(LowerError::Model)?;
+                scope.constants.insert(t.name.clone(), tensor);
+            }
         }
         Ok(scope)
     }
 }
 
-/// The element type and static shape `vi` declares, when it declares both.
-fn declared(vi: &ValueInfoProto) -> Option<(DType, Vec<usize>)> {
+/// The element type and shape of a tensor the model holds.
+fn known(t: &Tensor) -> (DType, Vec<Option<usize>>) {
+    (t.dtype(), t.shape().iter().map(|&d| Some(d)).collect())
+}
+
+/// The element type and shape `vi` declares (each extent where it is a number), when it
+/// declares both.
+fn declared(vi: &ValueInfoProto) -> Option<(DType, Vec<Option<usize>>)> {
     let Some(type_proto::Value::TensorType(t)) = vi.r#type.as_ref()?.value.as_ref() else {
         return None;
     };
@@ -68,7 +93,7 @@ fn declared(vi: &ValueInfoProto) -> Option<(DType, Vec<usize>)> {
             Some(Dim::DimValue(v)) => usize::try_from(v).ok(),
             _ => None,
         })
-        .collect::<Option<Vec<usize>>>()?;
+        .collect();
     Some((dtype, shape))
 }
 
@@ -121,7 +146,11 @@ impl<'m> Walk<'m> {
 
     /// Lowers every Pad of `g` and of its subgraphs, `outer` being what the graphs
     /// around it know.
-    pub(crate) fn graph(&mut self, g: &mut GraphProto, outer: &Scope) -> Result<(), LowerError> {
+    pub(crate) fn graph(
+        &mut self,
+        g: &mut GraphProto,
+        outer: &Scope<'_>,
+    ) -> Result<(), LowerError> {
         let mut scope = Scope::of_graph(outer, g)?;
         let mut nodes = Vec::with_capacity(g.node.len());
         for mut node in std::mem::take(&mut g.node) {
@@ -143,14 +172,20 @@ impl<'m> Walk<'m> {
                 }
                 Kind::Constant => {
                     if let Some(t) = constant_value(&node) {
-                        scope
-                            .types
-                            .insert(node.output[0].clone(), (t.dtype(), t.shape().to_vec()));
+                        scope.types.insert(node.output[0].clone(), known(&t));
+                        if t.len() <= crate::fold::MAX_ELEMENTS {
+                            scope.constants.insert(node.output[0].clone(), t);
+                        }
+                    }
+                    nodes.push(node);
+                }
+                Kind::Other => {
+                    if let Some(t) = crate::fold::fold(&node, &scope) {
+                        scope.types.insert(node.output[0].clone(), known(&t));
                         scope.constants.insert(node.output[0].clone(), t);
                     }
                     nodes.push(node);
                 }
-                Kind::Other => nodes.push(node),
             }
         }
         g.node = nodes;

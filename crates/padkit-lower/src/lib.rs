@@ -7,10 +7,10 @@
 //! and metadata are left as they are.
 //!
 //! This is the lowering's first part: Pads whose operands (pads, constant value, axes)
-//! are constants of the model (attributes, initializers, Constant nodes) and whose data's
-//! shape is known when the model is read (a graph input, value_info or initializer with
-//! static dims, or the output of a Pad lowered before it), in the main graph and in `If`,
-//! `Loop` and `Scan` bodies. Each becomes, per padded axis:
+//! are known when the model is read (attributes, initializers, Constant nodes, or small
+//! integer tensors computed from them, as PyTorch's `F.pad` export computes its pads), in
+//! the main graph and in `If`, `Loop` and `Scan` bodies. Where the data's shape is known
+//! when the model is read, each becomes, per padded axis:
 //! - constant mode: a `Slice` of the data where it is cropped, joined by `Concat` between
 //!   fill blocks (`ConstantOfShape`, or a constant of the block where the opset's
 //!   `ConstantOfShape` does not take the element type);
@@ -21,8 +21,13 @@
 //!   An index map holds one entry per output position of its axis, never one per output
 //!   element.
 //!
-//! Other Pads (operands fed at run time, shapes unknown until then) and `CenterCropPad`
-//! are refused with an error naming the node and the reason ([`LowerError::NotLowered`]).
+//! Where extents are known only at run time (from opset 11), Pads that pad (no crop, no
+//! interior padding) become the data joined with borders: `ConstantOfShape` of the data's
+//! `Shape` with the border's width, or a `Gather` of positions counted from either end.
+//!
+//! Other Pads (operands computed from the data at run time, crops of data whose shape is
+//! known only then) and `CenterCropPad` are refused with an error naming the node and the
+//! reason ([`LowerError::NotLowered`]).
 //!
 //! ```
 //! use padkit::{PadMode, Tensor};
@@ -36,9 +41,11 @@
 //! ```
 
 mod emit;
+mod fold;
 mod graph;
 mod pad;
 
+pub use emit::MAX_BLOCK_BYTES;
 pub use pad::MAX_MAP_LEN;
 
 use padkit::PadError;
@@ -46,12 +53,13 @@ use tract_onnx::pb::{ModelProto, NodeProto};
 
 /// The ops a lowered Pad is made of: ops that ONNX Runtime, stock tract-onnx 0.23.9 and
 /// candle-onnx 0.11.1 all evaluate (`Slice` in its attribute form before opset 10).
-pub const PORTABLE_OPS: [&str; 6] = [
+pub const PORTABLE_OPS: [&str; 7] = [
     "Concat",
     "Constant",
     "ConstantOfShape",
     "Gather",
     "Identity",
+    "Shape",
     "Slice",
 ];
 

@@ -10,7 +10,7 @@ use padkit::{DType, Data, PadMode, PadSpec, Tensor};
 use tract_onnx::pb::NodeProto;
 
 use crate::LowerError;
-use crate::emit::{Emitter, Run};
+use crate::emit::{Emitter, Run, fill_by_shape};
 use crate::graph::{Scope, Walk, describe, operand};
 
 /// The longest index map a lowering writes into a model (as int64: 128 MiB).
@@ -83,11 +83,14 @@ pub(crate) fn lower_pad(
         .with_mode(pad.mode);
     let failed = |e| LowerError::pad(node, e);
     let axis_pads = spec.resolve(shape.len()).map_err(failed)?;
-    let out_shape = padkit::output_shape(&shape, &spec).map_err(failed)?;
+    let Some(known) = shape.iter().copied().collect::<Option<Vec<usize>>>() else {
+        return run_time_extents(walk, node, scope, x, y, &shape, &axis_pads, pad.mode, &fill);
+    };
+    let out_shape = padkit::output_shape(&known, &spec).map_err(failed)?;
     check_size(&out_shape, dtype, walk.options.max_output_bytes).map_err(failed)?;
     let mut emit = Emitter::new(walk.opset, y, &mut walk.names);
     let mut value = x.to_string();
-    let mut now = shape;
+    let mut now = known;
     for (axis, p) in axis_pads.iter().enumerate() {
         if p.is_identity() {
             continue;
@@ -110,7 +113,118 @@ pub(crate) fn lower_pad(
         };
         now[axis] = out_len;
     }
+    let now = now.into_iter().map(Some).collect();
     scope.types.insert(y.clone(), (dtype, now));
+    Ok(emit.finish(&value, y))
+}
+
+/// A Pad of data whose shape is known only in part: every padded axis must be padded, not
+/// cropped nor interior-padded, so that its output is the data joined with two borders
+/// whatever its extent. Constant mode's fill blocks take their shape from the data's
+/// (`Shape`, sliced and joined with the border's width); the other modes' borders are
+/// `Gather`s of positions counted from either end (negative indices, from opset 11):
+/// edge `[0, …]` and `[-1, …]`, wrap `[-b, …, -1]` and `[0, …, e-1]`, reflect
+/// `[b, …, 1]` and `[-2, …, -e-1]`, symmetric `[b-1, …, 0]` and `[-1, …, -e]`. Those read
+/// inside the axis while the pads are at most its extent (less one for reflect); wider,
+/// the runtime's `Gather` fails on the position out of range, where padkit would give
+/// numpy's answer.
+#[allow(clippy::too_many_arguments)]
+fn run_time_extents(
+    walk: &mut Walk<'_>,
+    node: &NodeProto,
+    scope: &mut Scope,
+    x: &str,
+    y: &str,
+    shape: &[Option<usize>],
+    axis_pads: &[AxisPad],
+    mode: PadMode,
+    fill: &Tensor,
+) -> Result<Vec<NodeProto>, LowerError> {
+    let refuse = |why: String| {
+        Err(LowerError::NotLowered {
+            node: describe(node),
+            why,
+        })
+    };
+    if walk.opset < 11 {
+        return refuse(format!(
+            "the shape of its data {x:?} is known only at run time, and before opset 11 \
+             Gather counts no positions from the end"
+        ));
+    }
+    let mut now = shape.to_vec();
+    for (axis, p) in axis_pads.iter().enumerate() {
+        if p.begin < 0 || p.end < 0 || p.interior != 0 {
+            return refuse(format!(
+                "axis {axis}: crops and interior padding of data whose shape is known only \
+                 at run time are not lowered yet"
+            ));
+        }
+        let widest = p.begin.max(p.end);
+        if mode != PadMode::Constant && widest > MAX_MAP_LEN as i64 {
+            return refuse(format!(
+                "axis {axis}: its border of {widest} positions is above padkit-lower's \
+                 limit of {MAX_MAP_LEN}"
+            ));
+        }
+        if let Some(d) = now[axis] {
+            let out = padkit::shape::axis_output(axis, &d, p, mode)
+                .map_err(|e| LowerError::pad(node, e))?;
+            now[axis] = Some(out);
+        }
+    }
+    let constant_of_shape = mode != PadMode::Constant || fill_by_shape(fill.dtype(), walk.opset);
+    if !constant_of_shape {
+        return refuse(format!(
+            "its data {x:?} has a shape known only at run time, and ConstantOfShape at \
+             opset {} does not take element type {}",
+            walk.opset,
+            fill.dtype()
+        ));
+    }
+    let mut emit = Emitter::new(walk.opset, y, &mut walk.names);
+    let mut value = x.to_string();
+    let rank = shape.len();
+    for (axis, p) in axis_pads.iter().enumerate() {
+        if p.is_identity() {
+            continue;
+        }
+        let (b, e) = (p.begin as usize, p.end as usize);
+        let borders = match mode {
+            PadMode::Constant => {
+                let mut block = |len: usize| emit.fill_like(&value, rank, axis, len, fill);
+                (block(b), block(e))
+            }
+            _ => {
+                let (before, after): (Vec<i64>, Vec<i64>) = match mode {
+                    PadMode::Edge => (vec![0; b], vec![-1; e]),
+                    PadMode::Wrap => ((-(b as i64)..0).collect(), (0..e as i64).collect()),
+                    PadMode::Reflect => (
+                        (1..=b as i64).rev().collect(),
+                        (2..e as i64 + 2).map(|k| -k).collect(),
+                    ),
+                    _ => (
+                        (0..b as i64).rev().collect(),
+                        (1..=e as i64).map(|k| -k).collect(),
+                    ),
+                };
+                (
+                    emit.gather(&value, axis, &before),
+                    emit.gather(&value, axis, &after),
+                )
+            }
+        };
+        let mut parts = vec![];
+        if b > 0 {
+            parts.push(borders.0);
+        }
+        parts.push(value.clone());
+        if e > 0 {
+            parts.push(borders.1);
+        }
+        value = emit.concat(parts, axis);
+    }
+    scope.types.insert(y.to_string(), (fill.dtype(), now));
     Ok(emit.finish(&value, y))
 }
 

@@ -1,6 +1,7 @@
-//! A Pad inside an `If` branch, reading the outer graph's input and initializer, is
-//! lowered in place, and the lowered model run by stock tract-onnx gives the output worked
-//! out by hand.
+//! Lowered models run by stock tract-onnx: a Pad inside an `If` branch, reading the outer
+//! graph's input and initializer, against the output worked out by hand; Pads of data
+//! whose batch extent is known only at run time, against padkit-conformance's naive
+//! reference.
 
 use padkit_onnx::proto::tensor_to_proto;
 use tract_onnx::pb::attribute_proto::AttributeType;
@@ -11,11 +12,15 @@ use tract_onnx::pb::{
 };
 use tract_onnx::prelude::*;
 
+/// A tensor value of ONNX type `elem_type`; a negative extent is the symbol `N`.
 fn value(name: &str, elem_type: i32, dims: &[i64]) -> ValueInfoProto {
     let dim = dims
         .iter()
         .map(|&d| Dimension {
-            value: Some(dimension::Value::DimValue(d)),
+            value: Some(match d {
+                d if d < 0 => dimension::Value::DimParam("N".into()),
+                d => dimension::Value::DimValue(d),
+            }),
             ..Default::default()
         })
         .collect();
@@ -125,5 +130,73 @@ fn pads_in_branches_are_lowered_and_run_by_stock_tract() {
             .unwrap();
         let y = padkit_tract::from_tract(&out[0]).unwrap();
         assert_eq!(y.to_vec::<f32>().unwrap(), want, "cond {cond}");
+    }
+}
+
+/// `x` of shape [N, 5] (N known only at run time) padded by (2, 1) on its last axis in
+/// every mode (constant with the value 7), lowered, on N = 3.
+#[test]
+fn run_time_extents_match_the_reference() {
+    use padkit::PadMode;
+    use padkit_conformance::reference::Case;
+    for mode in ["constant", "reflect", "edge", "wrap", "symmetric"] {
+        let pads = padkit::Tensor::from_slice(&[4], &[0i64, 2, 0, 1]).unwrap();
+        let fill = padkit::Tensor::scalar(7.0f32);
+        let attribute = vec![AttributeProto {
+            name: "mode".into(),
+            r#type: AttributeType::String as i32,
+            s: mode.as_bytes().to_vec(),
+            ..Default::default()
+        }];
+        let (domain, opset) = match mode {
+            "symmetric" => (padkit::onnx::PADKIT_DOMAIN, 1),
+            _ => ("", 19),
+        };
+        let mut pad = node("Pad", &["x", "pads", "value"], "y", attribute);
+        pad.domain = domain.into();
+        let mut imports = vec![OperatorSetIdProto {
+            domain: String::new(),
+            version: 19,
+        }];
+        if !domain.is_empty() {
+            imports.push(OperatorSetIdProto {
+                domain: domain.into(),
+                version: opset,
+            });
+        }
+        let model = ModelProto {
+            ir_version: 9,
+            opset_import: imports,
+            graph: Some(GraphProto {
+                name: "g".into(),
+                node: vec![pad],
+                initializer: vec![
+                    tensor_to_proto(&pads, "pads"),
+                    tensor_to_proto(&fill, "value"),
+                ],
+                input: vec![value("x", 1, &[-1, 5])],
+                output: vec![value("y", 1, &[-1, 8])],
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let lowered = padkit_lower::lower(&model).unwrap();
+        let data: Vec<f32> = (0..15).map(|v| v as f32).collect();
+        let plan = tract_onnx::onnx()
+            .model_for_proto_model(&lowered)
+            .unwrap()
+            .into_optimized()
+            .unwrap()
+            .into_runnable()
+            .unwrap();
+        let x = tract_ndarray::Array2::from_shape_vec((3, 5), data.clone()).unwrap();
+        let out = plan.run(tvec![x.into_tensor().into_tvalue()]).unwrap();
+        let y = padkit_tract::from_tract(&out[0]).unwrap();
+        let m: PadMode = mode.parse().unwrap();
+        let (shape, want) = Case::new(vec![3, 5], vec![0, 2, 0, 1], m)
+            .reference(&data, 7.0, usize::MAX)
+            .unwrap();
+        assert_eq!(y.shape(), &shape[..], "{mode}");
+        assert_eq!(y.to_vec::<f32>().unwrap(), want, "{mode}");
     }
 }

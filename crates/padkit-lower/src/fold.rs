@@ -1,0 +1,425 @@
+//! Small integer tensors computed from constants, as exporters write a Pad's `pads`:
+//! PyTorch's `F.pad` becomes `Concat` of a constant and a `ConstantOfShape`, `Reshape`,
+//! a reversing `Slice`, `Transpose`, `Reshape` and `Cast`. The walk folds such chains
+//! (int32 and int64 tensors of at most [`MAX_ELEMENTS`] elements, through `Identity`,
+//! `Cast`, `ConstantOfShape`, `Concat`, `Reshape`, `Slice`, `Transpose`, `Unsqueeze`,
+//! `Squeeze`, `Gather`, `Add`, `Sub`, `Mul`, and `Shape` of a value whose shape is known) so that the Pads they feed count as having constant operands. The nodes stay
+//! in the model; only what the walk knows grows.
+
+use padkit::{DType, Tensor};
+use tract_onnx::pb::NodeProto;
+
+use crate::graph::Scope;
+
+/// The most elements a folded tensor may hold.
+pub const MAX_ELEMENTS: usize = 4096;
+
+/// An integer tensor: its shape and its elements in row-major order.
+struct Ints {
+    shape: Vec<usize>,
+    data: Vec<i64>,
+}
+
+impl Ints {
+    fn of(t: &Tensor) -> Option<Ints> {
+        let data = match t.dtype() {
+            DType::Int64 => t.to_vec::<i64>().ok()?,
+            DType::Int32 => t.to_vec::<i32>().ok()?.into_iter().map(i64::from).collect(),
+            _ => return None,
+        };
+        Some(Ints {
+            shape: t.shape().to_vec(),
+            data,
+        })
+    }
+
+    fn tensor(self, dtype: DType) -> Option<Tensor> {
+        match dtype {
+            DType::Int64 => Tensor::from_slice(&self.shape, &self.data).ok(),
+            DType::Int32 => {
+                let data: Vec<i32> = self
+                    .data
+                    .iter()
+                    .map(|&v| i32::try_from(v).ok())
+                    .collect::<Option<_>>()?;
+                Tensor::from_slice(&self.shape, &data).ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// The tensor as a list of extents or axes (1-D, each entry an i64).
+    fn list(&self) -> Option<&[i64]> {
+        (self.shape.len() == 1).then_some(&self.data[..])
+    }
+}
+
+/// The value of `node`'s one output, when every input is a known small integer constant
+/// and the op is one this module folds.
+pub(crate) fn fold(node: &NodeProto, scope: &Scope) -> Option<Tensor> {
+    if node.output.len() != 1 || !padkit::onnx::is_default_domain(&node.domain) {
+        return None;
+    }
+    if node.op_type == "Shape" && node.attribute.is_empty() {
+        // a value's shape, known before run time in whole (start and end not handled)
+        let (_, shape) = scope.type_of(node.input.first()?)?;
+        let dims: Vec<i64> = shape
+            .iter()
+            .map(|d| d.map(|d| d as i64))
+            .collect::<Option<_>>()?;
+        return Tensor::from_slice(&[dims.len()], &dims).ok();
+    }
+    let inputs: Vec<&Tensor> = node
+        .input
+        .iter()
+        .map(|i| (!i.is_empty()).then(|| scope.constant(i)).flatten())
+        .collect::<Option<_>>()?;
+    let dtype = inputs.first().map_or(DType::Int64, |t| t.dtype());
+    let ints: Vec<Ints> = inputs.iter().map(|t| Ints::of(t)).collect::<Option<_>>()?;
+    let attr_int = |name: &str| node.attribute.iter().find(|a| a.name == name).map(|a| a.i);
+    let attr_ints = |name: &str| {
+        node.attribute
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| a.ints.clone())
+    };
+    let (out, dtype) = match (node.op_type.as_str(), &ints[..]) {
+        ("Identity", [x]) => (copy(x), dtype),
+        ("Cast", [x]) => match attr_int("to")? {
+            7 => (copy(x), DType::Int64),
+            6 => (copy(x), DType::Int32),
+            _ => return None,
+        },
+        ("ConstantOfShape", [shape]) => {
+            let value = node.attribute.iter().find(|a| a.name == "value");
+            let value = match value.and_then(|a| a.t.as_ref()) {
+                Some(t) => padkit_onnx::proto::tensor_from_proto(t).ok()?,
+                None => return None, // a float zero: not an integer tensor
+            };
+            let v = Ints::of(&value)?;
+            let shape = extents(shape.list()?)?;
+            let n = elements(&shape)?;
+            (
+                Ints {
+                    shape,
+                    data: vec![*v.data.first()?; n],
+                },
+                value.dtype(),
+            )
+        }
+        ("Concat", parts) if !parts.is_empty() => (concat(parts, attr_int("axis")?)?, dtype),
+        ("Reshape", [x, shape]) => (reshape(x, shape.list()?)?, dtype),
+        ("Slice", [x, starts, ends, rest @ ..]) if rest.len() <= 2 => {
+            let axes = rest.first().map(Ints::list);
+            let steps = rest.get(1).map(Ints::list);
+            (
+                slice(
+                    x,
+                    starts.list()?,
+                    ends.list()?,
+                    axes.flatten(),
+                    steps.flatten(),
+                )?,
+                dtype,
+            )
+        }
+        ("Transpose", [x]) => (transpose(x, attr_ints("perm"))?, dtype),
+        ("Gather", [x, indices]) => (gather(x, indices, attr_int("axis").unwrap_or(0))?, dtype),
+        ("Add", [a, b]) => (elementwise(a, b, i64::checked_add)?, dtype),
+        ("Sub", [a, b]) => (elementwise(a, b, i64::checked_sub)?, dtype),
+        ("Mul", [a, b]) => (elementwise(a, b, i64::checked_mul)?, dtype),
+        ("Unsqueeze", [x, axes]) => (unsqueeze(x, axes.list()?)?, dtype),
+        ("Unsqueeze", [x]) => (unsqueeze(x, &attr_ints("axes")?)?, dtype),
+        ("Squeeze", [x, axes]) => (squeeze(x, Some(axes.list()?))?, dtype),
+        ("Squeeze", [x]) => (squeeze(x, attr_ints("axes").as_deref())?, dtype),
+        _ => return None,
+    };
+    out.tensor(dtype)
+}
+
+fn copy(x: &Ints) -> Ints {
+    Ints {
+        shape: x.shape.clone(),
+        data: x.data.clone(),
+    }
+}
+
+/// `dims` as extents, when none is negative.
+fn extents(dims: &[i64]) -> Option<Vec<usize>> {
+    dims.iter().map(|&d| usize::try_from(d).ok()).collect()
+}
+
+/// The element count of `shape`, when at most [`MAX_ELEMENTS`].
+fn elements(shape: &[usize]) -> Option<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .filter(|&n| n <= MAX_ELEMENTS)
+}
+
+/// `axis` (negative counts from the back) of a tensor of `rank`.
+fn axis_of(axis: i64, rank: usize) -> Option<usize> {
+    let a = if axis < 0 { axis + rank as i64 } else { axis };
+    usize::try_from(a).ok().filter(|&a| a < rank)
+}
+
+fn concat(parts: &[Ints], axis: i64) -> Option<Ints> {
+    let rank = parts[0].shape.len();
+    let axis = axis_of(axis, rank)?;
+    let same = |p: &Ints| {
+        p.shape.len() == rank && (0..rank).all(|k| k == axis || p.shape[k] == parts[0].shape[k])
+    };
+    if !parts.iter().all(same) {
+        return None;
+    }
+    let mut shape = parts[0].shape.clone();
+    shape[axis] = parts.iter().map(|p| p.shape[axis]).sum();
+    elements(&shape)?;
+    let outer: usize = shape[..axis].iter().product();
+    let inner: usize = shape[axis + 1..].iter().product();
+    let mut data = vec![];
+    for o in 0..outer {
+        for p in parts {
+            let block = p.shape[axis] * inner;
+            data.extend_from_slice(&p.data[o * block..(o + 1) * block]);
+        }
+    }
+    Some(Ints { shape, data })
+}
+
+/// ONNX's Reshape with `allowzero` 0: a 0 keeps the input's extent, one -1 is inferred.
+fn reshape(x: &Ints, dims: &[i64]) -> Option<Ints> {
+    let n = x.data.len();
+    let mut shape = vec![];
+    let mut infer = None;
+    for (k, &d) in dims.iter().enumerate() {
+        match d {
+            -1 if infer.is_none() => {
+                infer = Some(k);
+                shape.push(1);
+            }
+            0 => shape.push(*x.shape.get(k)?),
+            d => shape.push(usize::try_from(d).ok()?),
+        }
+    }
+    let known: usize = shape.iter().product();
+    if let Some(k) = infer {
+        if known == 0 || !n.is_multiple_of(known) {
+            return None;
+        }
+        shape[k] = n / known;
+    }
+    (shape.iter().product::<usize>() == n).then_some(Ints {
+        shape,
+        data: x.data.clone(),
+    })
+}
+
+/// ONNX's Slice: per axis, the positions from `start` towards `end` by `step`, clamped as
+/// ONNX clamps them.
+fn slice(
+    x: &Ints,
+    starts: &[i64],
+    ends: &[i64],
+    axes: Option<&[i64]>,
+    steps: Option<&[i64]>,
+) -> Option<Ints> {
+    let rank = x.shape.len();
+    let mut keep: Vec<Vec<usize>> = x.shape.iter().map(|&d| (0..d).collect()).collect();
+    let default_axes: Vec<i64> = (0..starts.len() as i64).collect();
+    let axes = axes.unwrap_or(&default_axes);
+    if axes.len() != starts.len() || ends.len() != starts.len() {
+        return None;
+    }
+    for (k, &a) in axes.iter().enumerate() {
+        let axis = axis_of(a, rank)?;
+        let d = x.shape[axis] as i64;
+        let step = steps.map_or(Some(1), |s| s.get(k).copied())?;
+        if step == 0 {
+            return None;
+        }
+        let fix = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
+        let (start, end) = (fix(starts[k]), fix(ends[k]));
+        let positions: Vec<usize> = if d == 0 {
+            vec![]
+        } else if step > 0 {
+            let (s, e) = (start.clamp(0, d), end.clamp(0, d));
+            (s..e).step_by(step as usize).map(|p| p as usize).collect()
+        } else {
+            let (s, e) = (start.clamp(0, d - 1), end.clamp(-1, d - 1));
+            let mut p = s;
+            let mut out = vec![];
+            while p > e {
+                out.push(p as usize);
+                p += step;
+            }
+            out
+        };
+        keep[axis] = positions;
+    }
+    let shape: Vec<usize> = keep.iter().map(Vec::len).collect();
+    elements(&shape)?;
+    let strides = strides(&x.shape);
+    let mut data = vec![];
+    for_each_index(&shape, |index| {
+        let at: usize = index
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| keep[k][i] * strides[k])
+            .sum();
+        data.push(x.data[at]);
+    });
+    Some(Ints { shape, data })
+}
+
+/// ONNX's Gather of `x` along `axis` at `indices` (negative ones count from the back).
+fn gather(x: &Ints, indices: &Ints, axis: i64) -> Option<Ints> {
+    let rank = x.shape.len();
+    let axis = axis_of(axis, rank)?;
+    let d = x.shape[axis] as i64;
+    let at: Vec<usize> = indices
+        .data
+        .iter()
+        .map(|&i| {
+            usize::try_from(if i < 0 { i + d } else { i })
+                .ok()
+                .filter(|&i| (i as i64) < d)
+        })
+        .collect::<Option<_>>()?;
+    let mut shape = x.shape[..axis].to_vec();
+    shape.extend(&indices.shape);
+    shape.extend(&x.shape[axis + 1..]);
+    elements(&shape)?;
+    let outer: usize = x.shape[..axis].iter().product();
+    let inner: usize = x.shape[axis + 1..].iter().product();
+    let mut data = vec![];
+    for o in 0..outer {
+        for &i in &at {
+            let from = (o * x.shape[axis] + i) * inner;
+            data.extend_from_slice(&x.data[from..from + inner]);
+        }
+    }
+    Some(Ints { shape, data })
+}
+
+/// `op` on `a` and `b` element by element: of one shape, or one of them a single element.
+fn elementwise(a: &Ints, b: &Ints, op: fn(i64, i64) -> Option<i64>) -> Option<Ints> {
+    let (shape, n) = match (a.data.len(), b.data.len()) {
+        (1, _) if b.shape.len() >= a.shape.len() => (b.shape.clone(), b.data.len()),
+        (_, 1) if a.shape.len() >= b.shape.len() => (a.shape.clone(), a.data.len()),
+        _ if a.shape == b.shape => (a.shape.clone(), a.data.len()),
+        _ => return None,
+    };
+    let pick = |t: &Ints, k: usize| t.data[if t.data.len() == 1 { 0 } else { k }];
+    let data = (0..n)
+        .map(|k| op(pick(a, k), pick(b, k)))
+        .collect::<Option<_>>()?;
+    Some(Ints { shape, data })
+}
+
+fn transpose(x: &Ints, perm: Option<Vec<i64>>) -> Option<Ints> {
+    let rank = x.shape.len();
+    let perm: Vec<usize> = match perm {
+        Some(p) => p
+            .iter()
+            .map(|&a| usize::try_from(a).ok())
+            .collect::<Option<_>>()?,
+        None => (0..rank).rev().collect(),
+    };
+    let mut seen = vec![false; rank];
+    for &a in &perm {
+        if a >= rank || std::mem::replace(&mut seen[a], true) {
+            return None;
+        }
+    }
+    if perm.len() != rank {
+        return None;
+    }
+    let shape: Vec<usize> = perm.iter().map(|&a| x.shape[a]).collect();
+    let strides = strides(&x.shape);
+    let mut data = vec![];
+    for_each_index(&shape, |index| {
+        let at: usize = index
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| i * strides[perm[k]])
+            .sum();
+        data.push(x.data[at]);
+    });
+    Some(Ints { shape, data })
+}
+
+fn unsqueeze(x: &Ints, axes: &[i64]) -> Option<Ints> {
+    let rank = x.shape.len() + axes.len();
+    let mut ones: Vec<usize> = axes
+        .iter()
+        .map(|&a| axis_of(a, rank))
+        .collect::<Option<_>>()?;
+    ones.sort_unstable();
+    ones.dedup();
+    if ones.len() != axes.len() {
+        return None;
+    }
+    let mut rest = x.shape.iter();
+    let shape = (0..rank)
+        .map(|k| match ones.contains(&k) {
+            true => Some(1),
+            false => rest.next().copied(),
+        })
+        .collect::<Option<_>>()?;
+    Some(Ints {
+        shape,
+        data: x.data.clone(),
+    })
+}
+
+fn squeeze(x: &Ints, axes: Option<&[i64]>) -> Option<Ints> {
+    let rank = x.shape.len();
+    let drop: Vec<usize> = match axes {
+        Some(a) => a.iter().map(|&a| axis_of(a, rank)).collect::<Option<_>>()?,
+        None => (0..rank).filter(|&k| x.shape[k] == 1).collect(),
+    };
+    if drop.iter().any(|&k| x.shape[k] != 1) {
+        return None;
+    }
+    let shape = (0..rank)
+        .filter(|k| !drop.contains(k))
+        .map(|k| x.shape[k])
+        .collect();
+    Some(Ints {
+        shape,
+        data: x.data.clone(),
+    })
+}
+
+/// Row-major strides of `shape`.
+fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1; shape.len()];
+    for k in (0..shape.len().saturating_sub(1)).rev() {
+        s[k] = s[k + 1] * shape[k + 1];
+    }
+    s
+}
+
+/// Calls `f` on every index of `shape`, in row-major order.
+fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut index = vec![0; shape.len()];
+    loop {
+        f(&index);
+        let mut k = shape.len();
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            index[k] += 1;
+            if index[k] < shape[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+}
