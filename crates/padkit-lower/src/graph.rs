@@ -11,7 +11,7 @@ use tract_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_pro
 
 use crate::LowerError;
 use crate::emit::Names;
-use crate::pad::lower_pad;
+use crate::pad::{lower_center_crop_pad, lower_pad};
 
 /// What is known of the values of one graph, and through `outer`, of the graphs around
 /// it (each graph keeps only its own: a model of many subgraphs holds each constant once).
@@ -165,10 +165,8 @@ impl<'m> Walk<'m> {
                     nodes.extend(lowered);
                 }
                 Kind::CenterCropPad => {
-                    return Err(LowerError::NotLowered {
-                        node: describe(&node),
-                        why: "CenterCropPad is not lowered yet".into(),
-                    });
+                    let lowered = lower_center_crop_pad(self, &node, &mut scope)?;
+                    nodes.extend(lowered);
                 }
                 Kind::Constant => {
                     if let Some(t) = constant_value(&node) {

@@ -1,10 +1,10 @@
 //! # padkit-lower: a model's Pads as standard ONNX ops
 //!
-//! Rewrites every Pad of an ONNX model (ONNX's, every version from opset 1, and padkit's
-//! own `ai.padkit` Pad with symmetric mode and interior padding) into ops that runtimes
-//! without a complete Pad already run ([`PORTABLE_OPS`]), computing exactly what
-//! padkit's core computes, at the model's own opset. Other nodes, names, inputs, outputs
-//! and metadata are left as they are.
+//! Rewrites every Pad of an ONNX model (ONNX's, every version from opset 1, padkit's own
+//! `ai.padkit` Pad with symmetric mode and interior padding, and ONNX's `CenterCropPad`)
+//! into ops that runtimes without a complete Pad already run ([`PORTABLE_OPS`]), computing
+//! exactly what padkit's core computes, at the model's own opset. Other nodes, names,
+//! inputs, outputs and metadata are left as they are.
 //!
 //! This is the lowering's first part: Pads whose operands (pads, constant value, axes)
 //! are known when the model is read (attributes, initializers, Constant nodes, or small
@@ -25,9 +25,10 @@
 //! interior padding) become the data joined with borders: `ConstantOfShape` of the data's
 //! `Shape` with the border's width, or a `Gather` of positions counted from either end.
 //!
-//! Other Pads (operands computed from the data at run time, crops of data whose shape is
-//! known only then) and `CenterCropPad` are refused with an error naming the node and the
-//! reason ([`LowerError::NotLowered`]).
+//! ONNX's `CenterCropPad` is lowered as the constant-mode pad it is, where its target is a
+//! constant and the extents it sets are known. Other Pads (operands computed from the data
+//! at run time, crops of data whose shape is known only then) are refused with an error
+//! naming the node and the reason ([`LowerError::NotLowered`]).
 //!
 //! ```
 //! use padkit::{PadMode, Tensor};

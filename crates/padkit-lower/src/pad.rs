@@ -81,12 +81,29 @@ pub(crate) fn lower_pad(
         .with_axes(axes)
         .with_interior(pad.interior)
         .with_mode(pad.mode);
+    emit_pad(walk, node, scope, x, y, (dtype, shape), &spec, &fill)
+}
+
+/// The nodes that pad `x` into `y` by `spec` with `fill` (one element of `x`'s type),
+/// for node `node`, `x` being of element type and shape `typed`; registers `y`'s type.
+#[allow(clippy::too_many_arguments)]
+fn emit_pad(
+    walk: &mut Walk<'_>,
+    node: &NodeProto,
+    scope: &mut Scope,
+    x: &str,
+    y: &str,
+    typed: (DType, Vec<Option<usize>>),
+    spec: &PadSpec,
+    fill: &Tensor,
+) -> Result<Vec<NodeProto>, LowerError> {
+    let (dtype, shape) = typed;
     let failed = |e| LowerError::pad(node, e);
     let axis_pads = spec.resolve(shape.len()).map_err(failed)?;
     let Some(known) = shape.iter().copied().collect::<Option<Vec<usize>>>() else {
-        return run_time_extents(walk, node, scope, x, y, &shape, &axis_pads, pad.mode, &fill);
+        return run_time_extents(walk, node, scope, x, y, &shape, &axis_pads, spec.mode, fill);
     };
-    let out_shape = padkit::output_shape(&known, &spec).map_err(failed)?;
+    let out_shape = padkit::output_shape(&known, spec).map_err(failed)?;
     check_size(&out_shape, dtype, walk.options.max_output_bytes).map_err(failed)?;
     let mut emit = Emitter::new(walk.opset, y, &mut walk.names);
     let mut value = x.to_string();
@@ -96,8 +113,8 @@ pub(crate) fn lower_pad(
             continue;
         }
         let out_len = out_shape[axis];
-        value = if pad.mode == PadMode::Constant && p.interior == 0 {
-            constant_axis(&mut emit, &value, &now, axis, p, out_len, &fill).map_err(failed)?
+        value = if spec.mode == PadMode::Constant && p.interior == 0 {
+            constant_axis(&mut emit, &value, &now, axis, p, out_len, fill).map_err(failed)?
         } else {
             if out_len > MAX_MAP_LEN {
                 return Err(LowerError::NotLowered {
@@ -108,14 +125,98 @@ pub(crate) fn lower_pad(
                     ),
                 });
             }
-            let sources = axis_sources(axis, now[axis], p, pad.mode).map_err(failed)?;
-            mapped_axis(&mut emit, &value, &now, axis, &sources, &fill).map_err(failed)?
+            let sources = axis_sources(axis, now[axis], p, spec.mode).map_err(failed)?;
+            mapped_axis(&mut emit, &value, &now, axis, &sources, fill).map_err(failed)?
         };
         now[axis] = out_len;
     }
     let now = now.into_iter().map(Some).collect();
-    scope.types.insert(y.clone(), (dtype, now));
+    scope.types.insert(y.to_string(), (dtype, now));
     Ok(emit.finish(&value, y))
+}
+
+/// The nodes that compute what ONNX's `CenterCropPad` node `node` computes (opset 18:
+/// inputs data and target `shape`, attribute `axes`), as a constant-mode pad with zero
+/// fill: on each axis, the difference to the target is split with its smaller half before
+/// ([`padkit::onnx::center_pads`]). The target must be a constant and the extents of the
+/// axes it sets known when the model is read.
+pub(crate) fn lower_center_crop_pad(
+    walk: &mut Walk<'_>,
+    node: &NodeProto,
+    scope: &mut Scope,
+) -> Result<Vec<NodeProto>, LowerError> {
+    let refuse = |why: String| LowerError::NotLowered {
+        node: describe(node),
+        why,
+    };
+    let (Some(x), Some(target), Some(y)) =
+        (node.input.first(), node.input.get(1), node.output.first())
+    else {
+        return Err(LowerError::Model(anyhow::anyhow!(
+            "{} takes inputs data and shape and has one output",
+            describe(node)
+        )));
+    };
+    let (dtype, shape) = scope.type_of(x).cloned().ok_or_else(|| {
+        refuse(format!(
+            "the shape of its data {x:?} is not known when the model is read"
+        ))
+    })?;
+    let targets = match scope.constant(target) {
+        Some(t) if matches!(t.dtype(), DType::Int64 | DType::Int32) && t.shape().len() == 1 => {
+            ints(t)
+        }
+        Some(t) => {
+            return Err(LowerError::Model(anyhow::anyhow!(
+                "{}: input 'shape' must be a 1-D int32 or int64 tensor, it is {} of shape {:?}",
+                describe(node),
+                t.dtype(),
+                t.shape()
+            )));
+        }
+        None => {
+            return Err(refuse(format!(
+                "its target shape {target:?} is computed at run time"
+            )));
+        }
+    };
+    let axes = node
+        .attribute
+        .iter()
+        .find(|a| a.name == "axes")
+        .map(|a| a.ints.clone())
+        .unwrap_or_else(|| (0..shape.len() as i64).collect());
+    if axes.len() != targets.len() {
+        return Err(LowerError::Model(anyhow::anyhow!(
+            "{}: shape has {} extents for {} axes",
+            describe(node),
+            targets.len(),
+            axes.len()
+        )));
+    }
+    let normalized =
+        padkit::spec::normalize_axes(&axes, shape.len()).map_err(|e| LowerError::pad(node, e))?;
+    let (mut begins, mut ends) = (vec![], vec![]);
+    for (&axis, &t) in normalized.iter().zip(&targets) {
+        let Some(d) = shape[axis] else {
+            return Err(refuse(format!(
+                "axis {axis}: its extent is known only at run time"
+            )));
+        };
+        let diff = t.checked_sub(d as i64).filter(|_| t >= 0).ok_or_else(|| {
+            LowerError::Model(anyhow::anyhow!(
+                "{}: axis {axis}: target extent {t} is negative",
+                describe(node)
+            ))
+        })?;
+        let (b, e) = padkit::onnx::center_pads(diff);
+        begins.push(b);
+        ends.push(e);
+    }
+    begins.extend(ends);
+    let spec = PadSpec::new(begins).with_axes(axes);
+    let fill = zero(dtype).map_err(|e| LowerError::pad(node, e))?;
+    emit_pad(walk, node, scope, x, y, (dtype, shape), &spec, &fill)
 }
 
 /// A Pad of data whose shape is known only in part: every padded axis must be padded, not

@@ -75,20 +75,13 @@ impl CenterCropPad {
                     dims[axis]
                 )
             })?;
-            let (begin, end) = center(diff);
+            let (begin, end) = padkit::onnx::center_pads(diff);
             begins.push(TDim::from(begin));
             ends.push(TDim::from(end));
         }
         begins.extend(ends);
         Ok((axes, begins))
     }
-}
-
-/// The `(begin, end)` pads that crop (`diff` < 0) or pad `|diff|` elements around the
-/// center: the smaller half before.
-fn center(diff: i64) -> (i64, i64) {
-    let begin = diff / 2; // rounds toward zero: the smaller half, either sign
-    (begin, diff - begin)
 }
 
 /// The target extents held by `shape`.
@@ -217,7 +210,7 @@ impl EvalOp for CenterPads {
                 self.node
             );
             let extent = i64::try_from(data.shape()[axis])?;
-            (pads[k], pads[targets.len() + k]) = center(target - extent);
+            (pads[k], pads[targets.len() + k]) = padkit::onnx::center_pads(target - extent);
         }
         Ok(tvec![tensor1(&pads).into_tvalue()])
     }

@@ -449,6 +449,20 @@ impl Operand {
     }
 }
 
+/// The `(begin, end)` pads by which ONNX's `CenterCropPad` brings an axis to its target
+/// extent, `diff` being the target less the extent: negative pads crop, positive ones pad;
+/// the smaller half of the difference goes before (rounded toward zero, either sign).
+///
+/// ```
+/// use padkit::onnx::center_pads;
+/// assert_eq!(center_pads(3), (1, 2)); // pad 3: 1 before, 2 after
+/// assert_eq!(center_pads(-3), (-1, -2)); // crop 3: 1 before, 2 after
+/// ```
+pub fn center_pads(diff: i64) -> (i64, i64) {
+    let begin = diff / 2;
+    (begin, diff - begin)
+}
+
 /// The first Pad version that takes `dtype`.
 fn since(dtype: DType) -> i64 {
     use DType::*;

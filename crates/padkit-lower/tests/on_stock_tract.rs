@@ -200,3 +200,50 @@ fn run_time_extents_match_the_reference() {
         assert_eq!(y.to_vec::<f32>().unwrap(), want, "{mode}");
     }
 }
+
+/// ONNX's `CenterCropPad` (opset 18) of a [3, 5] tensor to [5, 2] (axis 0 padded by 1 and
+/// 1, axis 1 cropped by 1 and 2: the smaller half before), lowered, on stock tract-onnx
+/// (which has no CenterCropPad of its own), against the output worked out by hand.
+#[test]
+fn center_crop_pad_is_lowered() {
+    use padkit_onnx::model::{Feed, PadModel};
+    let data: Vec<f32> = (0..15).map(|v| v as f32).collect();
+    let x = padkit::Tensor::from_slice(&[3, 5], &data).unwrap();
+    let mut model = PadModel::new(18, "constant", x, vec![5, 2], Feed::Initializer).proto();
+    let node = &mut model.graph.as_mut().unwrap().node[0];
+    node.op_type = "CenterCropPad".into();
+    node.attribute.clear();
+    let lowered = padkit_lower::lower(&model).unwrap();
+    let ops: Vec<&str> = lowered
+        .graph
+        .as_ref()
+        .unwrap()
+        .node
+        .iter()
+        .map(|n| n.op_type.as_str())
+        .collect();
+    assert!(
+        ops.iter().all(|op| padkit_lower::PORTABLE_OPS.contains(op)),
+        "{ops:?}"
+    );
+    let plan = tract_onnx::onnx()
+        .model_for_proto_model(&lowered)
+        .unwrap()
+        .into_optimized()
+        .unwrap()
+        .into_runnable()
+        .unwrap();
+    let x = tract_ndarray::Array2::from_shape_vec((3, 5), data).unwrap();
+    let out = plan.run(tvec![x.into_tensor().into_tvalue()]).unwrap();
+    let y = padkit_tract::from_tract(&out[0]).unwrap();
+    assert_eq!(y.shape(), &[5, 2]);
+    #[rustfmt::skip]
+    let want = [
+        0.0, 0.0,
+        1.0, 2.0,
+        6.0, 7.0,
+        11.0, 12.0,
+        0.0, 0.0,
+    ];
+    assert_eq!(y.to_vec::<f32>().unwrap(), want);
+}
