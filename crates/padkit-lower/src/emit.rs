@@ -1,7 +1,7 @@
 //! The standard ONNX nodes a Pad becomes, written at the model's opset: constants as
-//! `Constant` nodes (valid in subgraphs and at every IR version), `Slice` in its attribute
-//! form before opset 10, fill blocks from `ConstantOfShape` where the opset and element
-//! type allow it.
+//! `Constant` nodes (valid in subgraphs and at every IR version), `Slice` from opset 10
+//! (a `Gather` before), fill blocks from `ConstantOfShape` where the opset and element
+//! type allow it, or `Expand` of a fill fed at run time.
 
 use std::collections::HashSet;
 
@@ -9,6 +9,30 @@ use padkit::{DType, Data, PadSpec, Tensor};
 use padkit_onnx::proto::tensor_to_proto;
 use tract_onnx::pb::attribute_proto::AttributeType;
 use tract_onnx::pb::{AttributeProto, NodeProto};
+
+/// What constant-mode padding writes: one element known when the model is read, or a
+/// graph value (a `constant_value` input fed at run time) of the data's type.
+pub(crate) enum Fill {
+    /// A one-element tensor of the data's type.
+    Known(Tensor),
+    /// The value `name`, of element type `dtype`, one element at run time.
+    Value {
+        /// The value's name in the graph.
+        name: String,
+        /// The data's element type.
+        dtype: DType,
+    },
+}
+
+impl Fill {
+    /// The fill's element type: the data's.
+    pub(crate) fn dtype(&self) -> DType {
+        match self {
+            Fill::Known(t) => t.dtype(),
+            Fill::Value { dtype, .. } => *dtype,
+        }
+    }
+}
 
 /// Consecutive positions of an axis, read up or down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,8 +134,9 @@ impl<'n> Emitter<'n> {
     }
 
     /// The elements of `run` along `axis` of `x` (of extent `d` there), in the run's
-    /// order: a `Slice`, with step -1 for a descending run (opset 10 on: the attribute
-    /// form has no steps, so the callers split descending runs before opset 10).
+    /// order: a `Slice` from opset 10, with step -1 for a descending run; before, a
+    /// `Gather` of its positions (candle-onnx 0.11 reads Slice's inputs only, and panics
+    /// on the attribute form of opsets 1–9).
     pub(crate) fn run(&mut self, x: &str, axis: usize, d: usize, run: Run) -> String {
         let (axis, start, len) = (axis as i64, run.start as i64, run.len as i64);
         let (end, step) = match run.descending {
@@ -122,12 +147,11 @@ impl<'n> Emitter<'n> {
             false => (start + len, 1),
         };
         if self.opset < 10 {
-            let attrs = vec![
-                ints("starts", vec![start]),
-                ints("ends", vec![end]),
-                ints("axes", vec![axis]),
-            ];
-            return self.node("Slice", vec![x.to_string()], attrs);
+            // Slice's attribute form, which candle-onnx 0.11 does not read: a Gather
+            let positions: Vec<i64> = (0..len)
+                .map(|k| if run.descending { start - k } else { start + k })
+                .collect();
+            return self.gather(x, axis as usize, &positions);
         }
         let one = |v: i64| Tensor::from_slice(&[1], &[v]).expect("one int64");
         let mut inputs = vec![x.to_string()];
@@ -160,10 +184,17 @@ impl<'n> Emitter<'n> {
     ///
     /// [`padkit::PadError::TooLarge`] for a constant above [`MAX_BLOCK_BYTES`], and when it
     /// cannot be allocated.
-    pub(crate) fn fill_block(&mut self, fill: &Tensor, shape: &[usize]) -> padkit::Result<String> {
+    pub(crate) fn fill_block(&mut self, fill: &Fill, shape: &[usize]) -> padkit::Result<String> {
+        let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+        let dims = Tensor::from_slice(&[dims.len()], &dims).expect("a 1-D int64 shape");
+        let fill = match fill {
+            Fill::Value { name, .. } => {
+                let dims = self.constant(&dims);
+                return Ok(self.expand(name, dims));
+            }
+            Fill::Known(t) => t,
+        };
         if constant_of_shape_takes(fill.dtype(), self.opset) {
-            let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
-            let dims = Tensor::from_slice(&[dims.len()], &dims).expect("a 1-D int64 shape");
             let dims = self.constant(&dims);
             let value = AttributeProto {
                 name: "value".into(),
@@ -185,6 +216,16 @@ impl<'n> Emitter<'n> {
         Ok(self.constant(&filled(fill, shape)?))
     }
 
+    /// The one-element graph value `name` broadcast to the shape held by `dims`: `Reshape`
+    /// to `[1]` (which fails at run time on a value of other than one element), then
+    /// `Expand`.
+    fn expand(&mut self, name: &str, dims: String) -> String {
+        let one = Tensor::from_slice(&[1], &[1i64]).expect("one int64");
+        let one = self.constant(&one);
+        let value = self.node("Reshape", vec![name.to_string(), one], vec![]);
+        self.node("Expand", vec![value, dims], vec![])
+    }
+
     /// A block of `fill` shaped as `x` (of rank `rank`, its shape known at run time) with
     /// `len` on `axis`: `ConstantOfShape` of `Shape(x)` with that entry replaced. Only for
     /// the element types [`fill_by_shape`] allows.
@@ -194,7 +235,7 @@ impl<'n> Emitter<'n> {
         rank: usize,
         axis: usize,
         len: usize,
-        fill: &Tensor,
+        fill: &Fill,
     ) -> String {
         let shape = self.node("Shape", vec![x.to_string()], vec![]);
         let width = Tensor::from_slice(&[1], &[len as i64]).expect("one int64");
@@ -207,6 +248,10 @@ impl<'n> Emitter<'n> {
             parts.push(self.slice(&shape, 0, axis + 1, rank));
         }
         let dims = self.concat(parts, 0);
+        let fill = match fill {
+            Fill::Value { name, .. } => return self.expand(name, dims),
+            Fill::Known(t) => t,
+        };
         let value = AttributeProto {
             name: "value".into(),
             r#type: AttributeType::Tensor as i32,
@@ -287,15 +332,6 @@ fn int(name: &str, i: i64) -> AttributeProto {
         name: name.into(),
         r#type: AttributeType::Int as i32,
         i,
-        ..Default::default()
-    }
-}
-
-fn ints(name: &str, ints: Vec<i64>) -> AttributeProto {
-    AttributeProto {
-        name: name.into(),
-        r#type: AttributeType::Ints as i32,
-        ints,
         ..Default::default()
     }
 }

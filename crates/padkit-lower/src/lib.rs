@@ -53,13 +53,17 @@ use padkit::PadError;
 use tract_onnx::pb::{ModelProto, NodeProto};
 
 /// The ops a lowered Pad is made of: ops that ONNX Runtime, stock tract-onnx 0.23.9 and
-/// candle-onnx 0.11.1 all evaluate (`Slice` in its attribute form before opset 10).
-pub const PORTABLE_OPS: [&str; 7] = [
+/// candle-onnx 0.11.1 all evaluate in the forms the lowering writes (`Slice` from opset 10
+/// only: candle-onnx reads its inputs only; `Expand` and `Reshape` only for a fill fed at
+/// run time, `Shape` only for extents known at run time only).
+pub const PORTABLE_OPS: [&str; 9] = [
     "Concat",
     "Constant",
     "ConstantOfShape",
+    "Expand",
     "Gather",
     "Identity",
+    "Reshape",
     "Shape",
     "Slice",
 ];

@@ -10,7 +10,7 @@ use padkit::{DType, Data, PadMode, PadSpec, Tensor};
 use tract_onnx::pb::NodeProto;
 
 use crate::LowerError;
-use crate::emit::{Emitter, Run, fill_by_shape};
+use crate::emit::{Emitter, Fill, Run, fill_by_shape};
 use crate::graph::{Scope, Walk, describe, operand};
 
 /// The longest index map a lowering writes into a model (as int64: 128 MiB).
@@ -68,13 +68,34 @@ pub(crate) fn lower_pad(
         )?)),
         None => None,
     };
+    let known = |t: padkit::Result<Tensor>| t.map(Fill::Known);
     let fill = match (pad.attr_value, pad.value_input) {
-        (Some(bits), _) => float_fill(f32::from_bits(bits), dtype),
+        (Some(bits), _) => known(float_fill(f32::from_bits(bits), dtype)),
+        (None, Some(ix)) if scope.constant(input(ix)?).is_none() => {
+            // fed at run time: its type and one element checked where declared, else by
+            // the runtime (Reshape to one element, Concat of one type)
+            let name = input(ix)?;
+            if let Some((vt, shape)) = scope.type_of(name) {
+                let operand = Operand::ConstantValue;
+                operand
+                    .check_type(*vt, dtype)
+                    .map_err(|e| LowerError::pad(node, e))?;
+                if let Some(shape) = shape.iter().copied().collect::<Option<Vec<usize>>>() {
+                    operand
+                        .check_shape(&shape)
+                        .map_err(|e| LowerError::pad(node, e))?;
+                }
+            }
+            Ok(Fill::Value {
+                name: name.to_string(),
+                dtype,
+            })
+        }
         (None, Some(ix)) => {
             let v = operand(scope, node, Operand::ConstantValue, input(ix)?, dtype)?;
-            Tensor::new(dtype, vec![1], v.data().clone())
+            known(Tensor::new(dtype, vec![1], v.data().clone()))
         }
-        (None, None) => zero(dtype),
+        (None, None) => known(zero(dtype)),
     }
     .map_err(|e| LowerError::pad(node, e))?;
     let spec = PadSpec::new(pads)
@@ -95,7 +116,7 @@ fn emit_pad(
     y: &str,
     typed: (DType, Vec<Option<usize>>),
     spec: &PadSpec,
-    fill: &Tensor,
+    fill: &Fill,
 ) -> Result<Vec<NodeProto>, LowerError> {
     let (dtype, shape) = typed;
     let failed = |e| LowerError::pad(node, e);
@@ -215,7 +236,7 @@ pub(crate) fn lower_center_crop_pad(
     }
     begins.extend(ends);
     let spec = PadSpec::new(begins).with_axes(axes);
-    let fill = zero(dtype).map_err(|e| LowerError::pad(node, e))?;
+    let fill = Fill::Known(zero(dtype).map_err(|e| LowerError::pad(node, e))?);
     emit_pad(walk, node, scope, x, y, (dtype, shape), &spec, &fill)
 }
 
@@ -239,7 +260,7 @@ fn run_time_extents(
     shape: &[Option<usize>],
     axis_pads: &[AxisPad],
     mode: PadMode,
-    fill: &Tensor,
+    fill: &Fill,
 ) -> Result<Vec<NodeProto>, LowerError> {
     let refuse = |why: String| {
         Err(LowerError::NotLowered {
@@ -274,7 +295,9 @@ fn run_time_extents(
             now[axis] = Some(out);
         }
     }
-    let constant_of_shape = mode != PadMode::Constant || fill_by_shape(fill.dtype(), walk.opset);
+    let constant_of_shape = mode != PadMode::Constant
+        || matches!(fill, Fill::Value { .. })
+        || fill_by_shape(fill.dtype(), walk.opset);
     if !constant_of_shape {
         return refuse(format!(
             "its data {x:?} has a shape known only at run time, and ConstantOfShape at \
@@ -338,7 +361,7 @@ fn constant_axis(
     axis: usize,
     p: &AxisPad,
     out_len: usize,
-    fill: &Tensor,
+    fill: &Fill,
 ) -> padkit::Result<String> {
     // Output i reads x[i - begin] where that is inside the axis: the data lands on
     // [first, last) of the output, checked by `output_shape` to fit in i64.
@@ -386,7 +409,7 @@ fn mapped_axis(
     shape: &[usize],
     axis: usize,
     sources: &[Option<usize>],
-    fill: &Tensor,
+    fill: &Fill,
 ) -> padkit::Result<String> {
     let d = shape[axis];
     let mut data = x.to_string();
