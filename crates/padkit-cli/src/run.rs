@@ -12,7 +12,7 @@ use tract_onnx::pb::TensorProto;
 use crate::engine::pad_graph::Outcome;
 use crate::engine::{self, Engine};
 use padkit_conformance::compare::head;
-use padkit_onnx::data::{numbered, read_model};
+use padkit_onnx::data::{model_dir, numbered, read_model, read_model_as_stored};
 use padkit_onnx::graph::graph_inputs;
 use padkit_onnx::names::{file_name, printable};
 use padkit_onnx::npy::read_npy;
@@ -103,9 +103,23 @@ pub fn run(r: &Request) -> Result<()> {
 /// `padkit lower`: the model at `model` with its Pads rewritten into standard ops
 /// (`padkit_lower::lower_with`), refusing Pads whose outputs are above `max_output_bytes`,
 /// written to `output` in onnx's encoding.
+///
+/// Tensors the model keeps as external data stay there: the lowered model refers to the
+/// same files, so it must be written into the model's own directory.
 pub fn lower(model: &Path, output: &Path, max_output_bytes: u64) -> Result<()> {
     let options = padkit_lower::Options::default().with_max_output_bytes(max_output_bytes);
-    let lowered = padkit_lower::lower_with(&read_model(model)?, &options)?;
+    let stored = read_model_as_stored(model)?;
+    let mut lowered = padkit_lower::lower_with(&read_model(model)?, &options)?;
+    if padkit_onnx::external::restore(&mut lowered, &stored) > 0 {
+        let same = |p: &Path| std::fs::canonicalize(model_dir(p)).ok();
+        ensure!(
+            same(model).is_some() && same(model) == same(output),
+            "{} keeps tensors as external data, which the lowered model refers to as it \
+             does: write it into the same directory ({})",
+            model.display(),
+            model_dir(model).display()
+        );
+    }
     let bytes = padkit_onnx::wire::encode_model(&lowered)?;
     create(output)?
         .write_all(&bytes)

@@ -75,19 +75,30 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 /// Reads and decodes an ONNX model, with the tensors it stores as external data read from
 /// the files beside it (see [`external::inline`](crate::external::inline)).
 pub fn read_model(path: &Path) -> Result<ModelProto> {
+    let mut model = read_model_as_stored(path)?;
+    crate::external::inline(&mut model, model_dir(path))
+        .with_context(|| path.display().to_string())?;
+    Ok(model)
+}
+
+/// Reads and decodes an ONNX model as the file holds it: tensors stored as external data
+/// keep their references (for tools that write the model back, `padkit lower`).
+pub fn read_model_as_stored(path: &Path) -> Result<ModelProto> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut model = ModelProto::decode(&*bytes).with_context(|| {
+    ModelProto::decode(&*bytes).with_context(|| {
         format!(
             "{} is not an ONNX model (protobuf decoding failed)",
             path.display()
         )
-    })?;
-    let dir = match path.parent() {
+    })
+}
+
+/// The directory of the model at `path`, where its external data lives.
+pub fn model_dir(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
-    crate::external::inline(&mut model, dir).with_context(|| path.display().to_string())?;
-    Ok(model)
+    }
 }
 
 /// Tensors `prefix_0.pb`, `prefix_1.pb`, … in `dir`.

@@ -58,6 +58,84 @@ fn inline_graph(g: &mut GraphProto, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Gives the tensors of `lowered` that `original` keeps as external data their external
+/// references back (and drops their bytes): for a model rewritten from `original` read
+/// with [`inline`], its initializers and Constant values keeping their names. Returns how
+/// many were restored.
+///
+/// ```
+/// use tract_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
+/// let entry = |k: &str, v: &str| StringStringEntryProto { key: k.into(), value: v.into() };
+/// let stored = TensorProto {
+///     name: "w".into(), data_type: 2, dims: vec![4], data_location: Some(1),
+///     external_data: vec![entry("location", "w.bin"), entry("length", "4")],
+///     ..Default::default()
+/// };
+/// let inlined = TensorProto { data_location: None, external_data: vec![], raw_data: vec![1, 2, 3, 4], ..stored.clone() };
+/// let model = |t: TensorProto| ModelProto { graph: Some(GraphProto { initializer: vec![t], ..Default::default() }), ..Default::default() };
+/// let mut lowered = model(inlined);
+/// assert_eq!(padkit_onnx::external::restore(&mut lowered, &model(stored.clone())), 1);
+/// assert_eq!(lowered, model(stored));
+/// ```
+pub fn restore(lowered: &mut ModelProto, original: &ModelProto) -> usize {
+    let mut stored = std::collections::HashMap::new();
+    if let Some(g) = &original.graph {
+        external_tensors(g, &mut stored);
+    }
+    match lowered.graph.as_mut() {
+        Some(g) if !stored.is_empty() => restore_graph(g, &stored),
+        _ => 0,
+    }
+}
+
+/// The external tensors of `g` and its subgraphs, by name (initializers) or by the output
+/// of the Constant node holding them.
+fn external_tensors(g: &GraphProto, out: &mut std::collections::HashMap<String, TensorProto>) {
+    for t in g.initializer.iter().filter(|t| is_external(t)) {
+        out.insert(t.name.clone(), t.clone());
+    }
+    for node in &g.node {
+        for a in &node.attribute {
+            if let (Some(t), Some(o)) = (&a.t, node.output.first())
+                && is_external(t)
+            {
+                out.insert(format!("{o}\0{}", a.name), t.clone());
+            }
+            for sub in a.g.iter().chain(&a.graphs) {
+                external_tensors(sub, out);
+            }
+        }
+    }
+}
+
+fn restore_graph(
+    g: &mut GraphProto,
+    stored: &std::collections::HashMap<String, TensorProto>,
+) -> usize {
+    let mut n = 0;
+    for t in &mut g.initializer {
+        if let Some(s) = stored.get(&t.name) {
+            *t = s.clone();
+            n += 1;
+        }
+    }
+    for node in &mut g.node {
+        let output = node.output.first().cloned().unwrap_or_default();
+        for a in &mut node.attribute {
+            if let Some(t) = a.t.as_mut()
+                && let Some(s) = stored.get(&format!("{output}\0{}", a.name))
+            {
+                *t = s.clone();
+                n += 1;
+            }
+            for sub in a.g.iter_mut().chain(a.graphs.iter_mut()) {
+                n += restore_graph(sub, stored);
+            }
+        }
+    }
+    n
+}
+
 /// True when `tp` keeps its data in an external file.
 fn is_external(tp: &TensorProto) -> bool {
     !tp.external_data.is_empty() || tp.data_location == Some(DataLocation::External as i32)

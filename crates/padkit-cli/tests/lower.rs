@@ -1,0 +1,109 @@
+//! `padkit lower` on a model that keeps a weight as external data: the lowered model refers
+//! to the same file, runs on stock tract-onnx as the original runs on padkit's tract, and
+//! is refused where it would be written away from its data.
+
+use std::path::{Path, PathBuf};
+
+use padkit::Tensor;
+use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::proto::tensor_to_proto;
+use prost::Message;
+use tract_onnx::pb::{ModelProto, NodeProto, StringStringEntryProto};
+
+mod common;
+use common::{padkit, text};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("padkit-lower-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `y = reflect-pad(x, (1, 1)) + w` with `w` ([1, 6] f32) stored in `dir/w.bin`.
+fn model(dir: &Path) -> ModelProto {
+    let x = Tensor::from_slice(&[1, 4], &[1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    let mut m = PadModel::new(19, "reflect", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
+    let g = m.graph.as_mut().unwrap();
+    g.node[0].output = vec!["p".into()];
+    g.node.push(NodeProto {
+        name: "add".into(),
+        op_type: "Add".into(),
+        input: vec!["p".into(), "w".into()],
+        output: vec!["y".into()],
+        ..Default::default()
+    });
+    let w: Vec<f32> = (0..6).map(|v| 10.0 * v as f32).collect();
+    let bytes: Vec<u8> = w.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("w.bin"), &bytes).unwrap();
+    let mut w = tensor_to_proto(&Tensor::from_slice(&[1, 6], &w).unwrap(), "w");
+    w.raw_data.clear();
+    w.data_location = Some(1);
+    let entry = |k: &str, v: &str| StringStringEntryProto {
+        key: k.into(),
+        value: v.into(),
+    };
+    w.external_data = vec![entry("location", "w.bin"), entry("length", "24")];
+    g.initializer.push(w);
+    m
+}
+
+#[test]
+fn external_data_stays_external() {
+    let dir = scratch("external");
+    let original = dir.join("model.onnx");
+    std::fs::write(&original, model(&dir).encode_to_vec()).unwrap();
+    let x = dir.join("x.pb");
+    let xt = Tensor::from_slice(&[1, 4], &[1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    std::fs::write(&x, tensor_to_proto(&xt, "x").encode_to_vec()).unwrap();
+    let lowered = dir.join("lowered.onnx");
+    let out = padkit(&[
+        "lower",
+        original.to_str().unwrap(),
+        lowered.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let m = ModelProto::decode(&*std::fs::read(&lowered).unwrap()).unwrap();
+    let g = m.graph.unwrap();
+    let w = g.initializer.iter().find(|t| t.name == "w").unwrap();
+    assert_eq!((w.data_location, w.raw_data.len()), (Some(1), 0));
+    assert!(g.node.iter().all(|n| n.op_type != "Pad"));
+    let run = |model: &Path, engine: &str, out: &str| {
+        let out_dir = dir.join(out);
+        let x_arg = format!("x={}", x.display());
+        let args = [
+            "run",
+            model.to_str().unwrap(),
+            "--engine",
+            engine,
+            "--input",
+            &x_arg,
+            "--output-dir",
+            out_dir.to_str().unwrap(),
+        ];
+        let done = padkit(&args);
+        assert!(done.status.success(), "{}", text(&done.stderr));
+        std::fs::read(out_dir.join("y.pb")).unwrap()
+    };
+    assert_eq!(
+        run(&lowered, "stock-tract", "lowered"),
+        run(&original, "tract", "original")
+    );
+    // [2, 1, 2, 3, 4, 3] + [0, 10, …, 50]
+    let y = padkit_onnx::proto::decode_tensor(&run(&lowered, "stock-tract", "again"), "y").unwrap();
+    assert_eq!(
+        y.to_vec::<f32>().unwrap(),
+        [2.0, 11.0, 22.0, 33.0, 44.0, 53.0]
+    );
+
+    let elsewhere = scratch("external-elsewhere").join("lowered.onnx");
+    let out = padkit(&[
+        "lower",
+        original.to_str().unwrap(),
+        elsewhere.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("keeps tensors as external data"), "{err}");
+    assert!(!elsewhere.exists());
+}
