@@ -5,36 +5,27 @@
 
 use padkit_onnx::proto::tensor_to_proto;
 use tract_onnx::pb::attribute_proto::AttributeType;
-use tract_onnx::pb::tensor_shape_proto::{Dimension, dimension};
 use tract_onnx::pb::{
-    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
-    TypeProto, ValueInfoProto, type_proto,
+    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto,
 };
 use tract_onnx::prelude::*;
 
 /// A tensor value of ONNX type `elem_type`; a negative extent is the symbol `N`.
-fn value(name: &str, elem_type: i32, dims: &[i64]) -> ValueInfoProto {
-    let dim = dims
-        .iter()
-        .map(|&d| Dimension {
-            value: Some(match d {
-                d if d < 0 => dimension::Value::DimParam("N".into()),
-                d => dimension::Value::DimValue(d),
-            }),
-            ..Default::default()
-        })
-        .collect();
-    ValueInfoProto {
-        name: name.into(),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type,
-                shape: Some(TensorShapeProto { dim }),
-            })),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
+fn value(name: &str, elem_type: i32, extents: &[i64]) -> ValueInfoProto {
+    padkit_onnx::model::value_info(name, elem_type, Some(padkit_onnx::model::dims(extents)))
+}
+
+/// `model` run by stock tract-onnx on `inputs`: its first output.
+fn on_stock_tract(model: &ModelProto, inputs: TVec<TValue>) -> padkit::Tensor {
+    let plan = tract_onnx::onnx()
+        .model_for_proto_model(model)
+        .unwrap()
+        .into_optimized()
+        .unwrap()
+        .into_runnable()
+        .unwrap();
+    let out = plan.run(inputs).unwrap();
+    padkit_tract::from_tract(&out[0]).unwrap()
 }
 
 fn node(op: &str, inputs: &[&str], output: &str, attribute: Vec<AttributeProto>) -> NodeProto {
@@ -113,22 +104,13 @@ fn pads_in_branches_are_lowered_and_run_by_stock_tract() {
             );
         }
     }
-    let plan = tract_onnx::onnx()
-        .model_for_proto_model(&lowered)
-        .unwrap()
-        .into_optimized()
-        .unwrap()
-        .into_runnable()
-        .unwrap();
     let x = tensor2(&[[1.0f32, 2.0, 3.0]]);
     for (cond, want) in [
         (true, [2.0f32, 1.0, 2.0, 3.0, 2.0, 1.0]),
         (false, [1.0, 1.0, 2.0, 3.0, 3.0, 3.0]),
     ] {
-        let out = plan
-            .run(tvec![tensor0(cond).into_tvalue(), x.clone().into_tvalue()])
-            .unwrap();
-        let y = padkit_tract::from_tract(&out[0]).unwrap();
+        let inputs = tvec![tensor0(cond).into_tvalue(), x.clone().into_tvalue()];
+        let y = on_stock_tract(&lowered, inputs);
         assert_eq!(y.to_vec::<f32>().unwrap(), want, "cond {cond}");
     }
 }
@@ -182,16 +164,8 @@ fn run_time_extents_match_the_reference() {
         };
         let lowered = padkit_lower::lower(&model).unwrap();
         let data: Vec<f32> = (0..15).map(|v| v as f32).collect();
-        let plan = tract_onnx::onnx()
-            .model_for_proto_model(&lowered)
-            .unwrap()
-            .into_optimized()
-            .unwrap()
-            .into_runnable()
-            .unwrap();
         let x = tract_ndarray::Array2::from_shape_vec((3, 5), data.clone()).unwrap();
-        let out = plan.run(tvec![x.into_tensor().into_tvalue()]).unwrap();
-        let y = padkit_tract::from_tract(&out[0]).unwrap();
+        let y = on_stock_tract(&lowered, tvec![x.into_tensor().into_tvalue()]);
         let m: PadMode = mode.parse().unwrap();
         let (shape, want) = Case::new(vec![3, 5], vec![0, 2, 0, 1], m)
             .reference(&data, 7.0, usize::MAX)
@@ -226,16 +200,8 @@ fn center_crop_pad_is_lowered() {
         ops.iter().all(|op| padkit_lower::PORTABLE_OPS.contains(op)),
         "{ops:?}"
     );
-    let plan = tract_onnx::onnx()
-        .model_for_proto_model(&lowered)
-        .unwrap()
-        .into_optimized()
-        .unwrap()
-        .into_runnable()
-        .unwrap();
     let x = tract_ndarray::Array2::from_shape_vec((3, 5), data).unwrap();
-    let out = plan.run(tvec![x.into_tensor().into_tvalue()]).unwrap();
-    let y = padkit_tract::from_tract(&out[0]).unwrap();
+    let y = on_stock_tract(&lowered, tvec![x.into_tensor().into_tvalue()]);
     assert_eq!(y.shape(), &[5, 2]);
     #[rustfmt::skip]
     let want = [

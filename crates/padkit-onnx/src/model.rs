@@ -294,11 +294,39 @@ pub fn ir_version(opset: i64) -> i64 {
     }
 }
 
+/// Declared extents: each number as itself, a negative one as the symbol `N` (an extent
+/// known only at run time).
+///
+/// ```
+/// let d = padkit_onnx::model::dims(&[-1, 5]);
+/// assert_eq!(d.len(), 2);
+/// ```
+pub fn dims(extents: &[i64]) -> Vec<Dimension> {
+    extents
+        .iter()
+        .map(|&d| Dimension {
+            value: Some(match d {
+                d if d < 0 => dimension::Value::DimParam("N".into()),
+                d => dimension::Value::DimValue(d),
+            }),
+            ..Default::default()
+        })
+        .collect()
+}
+
 fn ints(v: &[i64]) -> Tensor {
     Tensor::from_slice(&[v.len()], v).unwrap_or_else(|_| Tensor::scalar(0i64))
 }
 
-fn value_info(name: &str, elem_type: i32, dims: Option<Vec<Dimension>>) -> ValueInfoProto {
+/// A graph value `name` declared as a tensor of ONNX type `elem_type` and, when given, of
+/// the extents `dims` ([`dims`]).
+///
+/// ```
+/// use padkit_onnx::model::{dims, value_info};
+/// let x = value_info("x", 1, Some(dims(&[-1, 5])));
+/// assert_eq!(x.name, "x");
+/// ```
+pub fn value_info(name: &str, elem_type: i32, dims: Option<Vec<Dimension>>) -> ValueInfoProto {
     ValueInfoProto {
         name: name.into(),
         r#type: Some(TypeProto {

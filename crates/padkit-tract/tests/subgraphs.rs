@@ -5,32 +5,13 @@
 use padkit::PadMode;
 use padkit_onnx::proto::tensor_to_proto;
 use padkit_testkit::Case;
-use tract_onnx::pb::tensor_shape_proto::{Dimension, dimension};
 use tract_onnx::pb::{
-    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
-    TypeProto, ValueInfoProto, type_proto,
+    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto,
 };
 use tract_onnx::prelude::*;
 
 fn value_info(name: &str, elem_type: i32, dims: &[i64]) -> ValueInfoProto {
-    let dim = dims
-        .iter()
-        .map(|&d| Dimension {
-            value: Some(dimension::Value::DimValue(d)),
-            ..Default::default()
-        })
-        .collect();
-    ValueInfoProto {
-        name: name.into(),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type,
-                shape: Some(TensorShapeProto { dim }),
-            })),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
+    padkit_onnx::model::value_info(name, elem_type, Some(padkit_onnx::model::dims(dims)))
 }
 
 /// A graph of one Pad node reading `x` (from the graph or the scope around it).
