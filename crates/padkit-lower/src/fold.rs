@@ -22,6 +22,7 @@ struct Ints {
 
 impl Ints {
     fn of(t: &Tensor) -> Option<Ints> {
+        elements(t.shape())?;
         let data = match t.dtype() {
             DType::Int64 => t.to_vec::<i64>().ok()?,
             DType::Int32 => t.to_vec::<i32>().ok()?.into_iter().map(i64::from).collect(),
@@ -108,7 +109,10 @@ pub(crate) fn fold(node: &NodeProto, scope: &Scope) -> Option<Tensor> {
             )
         }
         ("Concat", parts) if !parts.is_empty() => (concat(parts, attr_int("axis")?)?, dtype),
-        ("Reshape", [x, shape]) => (reshape(x, shape.list()?)?, dtype),
+        // allowzero 1 reads a 0 as an extent of 0: not folded
+        ("Reshape", [x, shape]) if attr_int("allowzero").unwrap_or(0) == 0 => {
+            (reshape(x, shape.list()?)?, dtype)
+        }
         ("Slice", [x, starts, ends, rest @ ..]) if rest.len() <= 2 => {
             let axes = rest.first().map(Ints::list);
             let steps = rest.get(1).map(Ints::list);
@@ -149,12 +153,15 @@ fn extents(dims: &[i64]) -> Option<Vec<usize>> {
     dims.iter().map(|&d| usize::try_from(d).ok()).collect()
 }
 
-/// The element count of `shape`, when at most [`MAX_ELEMENTS`].
+/// The element count of `shape`, when the product of its extents, an empty one counted
+/// as 1, is at most [`MAX_ELEMENTS`] (so that no product of extents, strides included,
+/// can overflow).
 fn elements(shape: &[usize]) -> Option<usize> {
     shape
         .iter()
-        .try_fold(1usize, |n, &d| n.checked_mul(d))
-        .filter(|&n| n <= MAX_ELEMENTS)
+        .try_fold(1usize, |n, &d| n.checked_mul(d.max(1)))
+        .filter(|&n| n <= MAX_ELEMENTS)?;
+    Some(shape.iter().product())
 }
 
 /// `axis` (negative counts from the back) of a tensor of `rank`.
@@ -202,14 +209,14 @@ fn reshape(x: &Ints, dims: &[i64]) -> Option<Ints> {
             d => shape.push(usize::try_from(d).ok()?),
         }
     }
-    let known: usize = shape.iter().product();
+    let known = elements(&shape)?;
     if let Some(k) = infer {
         if known == 0 || !n.is_multiple_of(known) {
             return None;
         }
         shape[k] = n / known;
     }
-    (shape.iter().product::<usize>() == n).then_some(Ints {
+    (elements(&shape)? == n).then_some(Ints {
         shape,
         data: x.data.clone(),
     })

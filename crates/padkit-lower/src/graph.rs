@@ -1,7 +1,7 @@
 //! The walk over a model's graphs: what is known of each value (constants, declared types
 //! and shapes) in the graph and the graphs around it, and each Pad replaced in place.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, Tensor};
@@ -19,6 +19,9 @@ use crate::pad::{lower_center_crop_pad, lower_pad};
 pub(crate) struct Scope<'o> {
     /// What the graphs around this one know.
     outer: Option<&'o Scope<'o>>,
+    /// Every name this graph defines (inputs, initializers, node outputs): a name defined
+    /// here shadows the graphs around it, known or not.
+    defined: HashSet<String>,
     /// Values known when the model is read: initializers and Constant nodes' outputs of
     /// at most [`MAX_ELEMENTS`](crate::fold::MAX_ELEMENTS) elements (operands are
     /// small), and the small integer tensors folded from them.
@@ -32,32 +35,54 @@ pub(crate) struct Scope<'o> {
 impl<'o> Scope<'o> {
     /// The constant `name`, if known.
     pub(crate) fn constant(&self, name: &str) -> Option<&Tensor> {
-        self.constants
-            .get(name)
-            .or_else(|| self.outer?.constant(name))
+        match self.constants.get(name) {
+            Some(t) => Some(t),
+            None if self.defined.contains(name) => None,
+            None => self.outer?.constant(name),
+        }
     }
 
     /// The element type and shape of `name`, if known.
     pub(crate) fn type_of(&self, name: &str) -> Option<&(DType, Vec<Option<usize>>)> {
-        self.types.get(name).or_else(|| self.outer?.type_of(name))
+        match self.types.get(name) {
+            Some(t) => Some(t),
+            None if self.defined.contains(name) => None,
+            None => self.outer?.type_of(name),
+        }
     }
 
-    /// What `g` declares and holds, inside `outer`.
-    fn of_graph(outer: &'o Scope<'o>, g: &GraphProto) -> Result<Scope<'o>, LowerError> {
+    /// What `g` declares and holds, inside `outer`. Where `overridable` (IR version 4 on),
+    /// an initializer that is also a graph input is only a default the caller may replace:
+    /// its declared type stands, and it is no constant.
+    fn of_graph(
+        outer: &'o Scope<'o>,
+        g: &GraphProto,
+        overridable: bool,
+    ) -> Result<Scope<'o>, LowerError> {
         let mut scope = Scope {
             outer: Some(outer),
             ..Scope::default()
         };
+        let inputs: HashSet<&str> = g.input.iter().map(|i| i.name.as_str()).collect();
+        scope.defined.extend(inputs.iter().map(|n| n.to_string()));
+        scope
+            .defined
+            .extend(g.initializer.iter().map(|t| t.name.clone()));
+        let outputs = g.node.iter().flat_map(|n| n.output.iter().cloned());
+        scope.defined.extend(outputs);
         for vi in g.input.iter().chain(&g.value_info).chain(&g.output) {
             if let Some(t) = declared(vi) {
                 scope.types.insert(vi.name.clone(), t);
             }
         }
         for t in &g.initializer {
+            if overridable && inputs.contains(t.name.as_str()) {
+                continue;
+            }
             let (dtype, shape) = dtype_and_shape(t).map_err(LowerError::Model)?;
             let small = shape
                 .iter()
-                .try_fold(1usize, |n, &d| n.checked_mul(d))
+                .try_fold(1usize, |n, &d| n.checked_mul(d.max(1)))
                 .is_some_and(|n| n <= crate::fold::MAX_ELEMENTS);
             scope.types.insert(
                 t.name.clone(),
@@ -111,6 +136,11 @@ fn collect_names(g: &GraphProto, names: &mut std::collections::HashSet<String>) 
     let values = g.input.iter().chain(&g.output).chain(&g.value_info);
     names.extend(values.map(|v| v.name.clone()));
     names.extend(g.initializer.iter().map(|t| t.name.clone()));
+    let sparse = g
+        .sparse_initializer
+        .iter()
+        .filter_map(|t| t.values.as_ref());
+    names.extend(sparse.map(|t| t.name.clone()));
     for node in &g.node {
         names.extend(node.input.iter().chain(&node.output).cloned());
         names.insert(node.name.clone());
@@ -151,7 +181,7 @@ impl<'m> Walk<'m> {
         g: &mut GraphProto,
         outer: &Scope<'_>,
     ) -> Result<(), LowerError> {
-        let mut scope = Scope::of_graph(outer, g)?;
+        let mut scope = Scope::of_graph(outer, g, self.model.ir_version >= 4)?;
         let mut nodes = Vec::with_capacity(g.node.len());
         for mut node in std::mem::take(&mut g.node) {
             for a in &mut node.attribute {
@@ -209,10 +239,16 @@ fn kind(node: &NodeProto) -> Kind {
     }
 }
 
-/// The tensor of a Constant node's `value` attribute (other forms are left unknown).
+/// The tensor of a Constant node's `value`, `value_int` or `value_ints` attribute (other
+/// forms are left unknown).
 fn constant_value(node: &NodeProto) -> Option<Tensor> {
-    let a = node.attribute.iter().find(|a| a.name == "value")?;
-    tensor_from_proto(a.t.as_ref()?).ok()
+    let a = node.attribute.first()?;
+    match a.name.as_str() {
+        "value" => tensor_from_proto(a.t.as_ref()?).ok(),
+        "value_int" => Some(Tensor::scalar(a.i)),
+        "value_ints" => Tensor::from_slice(&[a.ints.len()], &a.ints).ok(),
+        _ => None,
+    }
 }
 
 /// `Pad node "p"`, or the outputs of an unnamed one.

@@ -119,6 +119,14 @@ fn emit_pad(
     fill: &Fill,
 ) -> Result<Vec<NodeProto>, LowerError> {
     let (dtype, shape) = typed;
+    if walk.opset < 1 {
+        return Err(LowerError::NotLowered {
+            node: describe(node),
+            why: "the model imports no opset of the default ONNX domain, whose ops the \
+                  lowering writes"
+                .into(),
+        });
+    }
     let failed = |e| LowerError::pad(node, e);
     let axis_pads = spec.resolve(shape.len()).map_err(failed)?;
     let Some(known) = shape.iter().copied().collect::<Option<Vec<usize>>>() else {
@@ -316,7 +324,8 @@ fn run_time_extents(
         let (b, e) = (p.begin as usize, p.end as usize);
         let borders = match mode {
             PadMode::Constant => {
-                let mut block = |len: usize| emit.fill_like(&value, rank, axis, len, fill);
+                let mut block =
+                    |len: usize| (len > 0).then(|| emit.fill_like(&value, rank, axis, len, fill));
                 (block(b), block(e))
             }
             _ => {
@@ -332,20 +341,15 @@ fn run_time_extents(
                         (1..=e as i64).map(|k| -k).collect(),
                     ),
                 };
-                (
-                    emit.gather(&value, axis, &before),
-                    emit.gather(&value, axis, &after),
-                )
+                let mut border = |positions: Vec<i64>| {
+                    (!positions.is_empty()).then(|| emit.gather(&value, axis, &positions))
+                };
+                (border(before), border(after))
             }
         };
-        let mut parts = vec![];
-        if b > 0 {
-            parts.push(borders.0);
-        }
+        let mut parts: Vec<String> = borders.0.into_iter().collect();
         parts.push(value.clone());
-        if e > 0 {
-            parts.push(borders.1);
-        }
+        parts.extend(borders.1);
         value = emit.concat(parts, axis);
     }
     scope.types.insert(y.to_string(), (fill.dtype(), now));
@@ -379,6 +383,14 @@ fn constant_axis(
     let (src_start, src_end) = ((first - p.begin) as usize, (last - p.begin) as usize);
     let mut data = x.to_string();
     if (src_start, src_end) != (0, shape[axis]) {
+        // below opset 10 a slice is a Gather of its positions: bounded as index maps are
+        if emit.opset() < 10 && src_end - src_start > MAX_MAP_LEN {
+            return Err(padkit::PadError::TooLarge {
+                shape: block(src_end - src_start),
+                bytes: 8 * (src_end - src_start) as u128,
+                limit: 8 * MAX_MAP_LEN as u128,
+            });
+        }
         data = emit.slice(x, axis, src_start, src_end);
     }
     let (before, after) = (first as usize, out_len - last as usize);
