@@ -155,7 +155,10 @@ fn emit_pad(
                 });
             }
             let sources = axis_sources(axis, now[axis], p, spec.mode).map_err(failed)?;
-            mapped_axis(&mut emit, &value, &now, axis, &sources, fill).map_err(failed)?
+            let mut plane = now.clone();
+            plane[axis] = 1;
+            let d = now[axis];
+            mapped_axis(&mut emit, &value, d, axis, &sources, fill, Some(plane)).map_err(failed)?
         };
         now[axis] = out_len;
     }
@@ -284,7 +287,13 @@ fn run_time_extents(
     }
     let mut now = shape.to_vec();
     for (axis, p) in axis_pads.iter().enumerate() {
-        if p.begin < 0 || p.end < 0 || p.interior != 0 {
+        if p.is_identity() {
+            continue;
+        }
+        // An axis whose extent is known takes its exact index map (index modes; constant
+        // mode pads alike whatever the extent); the others only pad.
+        let mapped = now[axis].is_some() && mode != PadMode::Constant;
+        if !mapped && (p.begin < 0 || p.end < 0 || p.interior != 0) {
             return refuse(format!(
                 "axis {axis}: crops and interior padding of data whose shape is known only \
                  at run time are not lowered yet"
@@ -300,6 +309,12 @@ fn run_time_extents(
         if let Some(d) = now[axis] {
             let out = padkit::shape::axis_output(axis, &d, p, mode)
                 .map_err(|e| LowerError::pad(node, e))?;
+            if mapped && out > MAX_MAP_LEN {
+                return refuse(format!(
+                    "axis {axis}: its index map would hold {out} entries, above \
+                     padkit-lower's limit of {MAX_MAP_LEN}"
+                ));
+            }
             now[axis] = Some(out);
         }
     }
@@ -319,6 +334,12 @@ fn run_time_extents(
     let rank = shape.len();
     for (axis, p) in axis_pads.iter().enumerate() {
         if p.is_identity() {
+            continue;
+        }
+        if let (Some(d), true) = (shape[axis], mode != PadMode::Constant) {
+            let sources = axis_sources(axis, d, p, mode).map_err(|e| LowerError::pad(node, e))?;
+            value = mapped_axis(&mut emit, &value, d, axis, &sources, fill, None)
+                .map_err(|e| LowerError::pad(node, e))?;
             continue;
         }
         let (b, e) = (p.begin as usize, p.end as usize);
@@ -418,16 +439,16 @@ fn constant_axis(
 fn mapped_axis(
     emit: &mut Emitter<'_>,
     x: &str,
-    shape: &[usize],
+    d: usize,
     axis: usize,
     sources: &[Option<usize>],
     fill: &Fill,
+    plane: Option<Vec<usize>>,
 ) -> padkit::Result<String> {
-    let d = shape[axis];
     let mut data = x.to_string();
     if sources.iter().any(Option::is_none) {
-        let mut plane = shape.to_vec();
-        plane[axis] = 1;
+        // the shape of one plane of fill across `axis`, known for interior padding
+        let plane = plane.expect("interior padding, lowered where the shape is known");
         let plane = emit.fill_block(fill, &plane)?;
         data = emit.concat(vec![data, plane], axis);
     }
