@@ -1,7 +1,7 @@
 //! Replays the committed inputs of the ONNX fuzz targets on the stable toolchain: the
 //! corpora cargo-fuzz kept for their coverage (`fuzz/corpus/readers`,
-//! `fuzz/corpus/tract_model`, `fuzz/corpus/nnef`) and every crash found, kept as a
-//! regression case under `fuzz/regressions/<target>`.
+//! `fuzz/corpus/tract_model`, `fuzz/corpus/lower`, `fuzz/corpus/nnef`) and every crash
+//! found, kept as a regression case under `fuzz/regressions/<target>`.
 
 use std::path::{Path, PathBuf};
 
@@ -39,9 +39,10 @@ fn tract_model_corpus_replays_cleanly() {
     replay("tract_model", padkit_cli::fuzz::tract_model);
 }
 
-/// The lowering has no corpus of its own: the models of tract_model's are its inputs too.
+/// The lowering's own corpus, and tract_model's, whose models are its inputs too.
 #[test]
-fn tract_model_corpus_replays_cleanly_through_the_lowering() {
+fn lower_corpus_replays_cleanly() {
+    replay("lower", padkit_cli::fuzz::lower);
     replay("tract_model", padkit_cli::fuzz::lower);
 }
 
