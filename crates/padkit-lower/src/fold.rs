@@ -267,16 +267,7 @@ fn slice(
     let shape: Vec<usize> = keep.iter().map(Vec::len).collect();
     elements(&shape)?;
     let strides = strides(&x.shape);
-    let mut data = vec![];
-    for_each_index(&shape, |index| {
-        let at: usize = index
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| keep[k][i] * strides[k])
-            .sum();
-        data.push(x.data[at]);
-    });
-    Some(Ints { shape, data })
+    Some(picked(x, shape, |k, i| keep[k][i] * strides[k]))
 }
 
 /// ONNX's Gather of `x` along `axis` at `indices` (negative ones count from the back).
@@ -344,16 +335,7 @@ fn transpose(x: &Ints, perm: Option<Vec<i64>>) -> Option<Ints> {
     }
     let shape: Vec<usize> = perm.iter().map(|&a| x.shape[a]).collect();
     let strides = strides(&x.shape);
-    let mut data = vec![];
-    for_each_index(&shape, |index| {
-        let at: usize = index
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| i * strides[perm[k]])
-            .sum();
-        data.push(x.data[at]);
-    });
-    Some(Ints { shape, data })
+    Some(picked(x, shape, |k, i| i * strides[perm[k]]))
 }
 
 fn unsqueeze(x: &Ints, axes: &[i64]) -> Option<Ints> {
@@ -397,6 +379,17 @@ fn squeeze(x: &Ints, axes: Option<&[i64]>) -> Option<Ints> {
         shape,
         data: x.data.clone(),
     })
+}
+
+/// The tensor of `shape` whose element at each index reads `x` at the sum over its axes
+/// `k` of `offset(k, index[k])`.
+fn picked(x: &Ints, shape: Vec<usize>, offset: impl Fn(usize, usize) -> usize) -> Ints {
+    let mut data = vec![];
+    for_each_index(&shape, |index| {
+        let at: usize = index.iter().enumerate().map(|(k, &i)| offset(k, i)).sum();
+        data.push(x.data[at]);
+    });
+    Ints { shape, data }
 }
 
 /// Row-major strides of `shape`.
