@@ -228,7 +228,7 @@ impl<'n> Emitter<'n> {
 
     /// A block of `fill` shaped as `x` (of rank `rank`, its shape known at run time) with
     /// `len` on `axis`: `ConstantOfShape` of `Shape(x)` with that entry replaced. Only for
-    /// the element types [`fill_by_shape`] allows.
+    /// the element types [`constant_of_shape_takes`] allows.
     pub(crate) fn fill_like(
         &mut self,
         x: &str,
@@ -284,16 +284,10 @@ impl<'n> Emitter<'n> {
 /// does not take the element type): 64 MiB.
 pub const MAX_BLOCK_BYTES: usize = 64 << 20;
 
-/// True when `ConstantOfShape` at `opset` takes `dtype`: [`Emitter::fill_like`] can
-/// build blocks of it.
-pub(crate) fn fill_by_shape(dtype: DType, opset: i64) -> bool {
-    constant_of_shape_takes(dtype, opset)
-}
-
 /// True when `ConstantOfShape` at `opset` takes `dtype` (numbers and bool from opset 9,
 /// bfloat16 and the float8s from 20, the 4-bit ints from 21, float4e2m1 from 23,
 /// float8e8m0 from 24, the 2-bit ints from 25; never strings or complex).
-fn constant_of_shape_takes(dtype: DType, opset: i64) -> bool {
+pub(crate) fn constant_of_shape_takes(dtype: DType, opset: i64) -> bool {
     use DType::*;
     let since = match dtype {
         Float16 | Float32 | Float64 | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, Tensor};
+use padkit_onnx::graph::describe;
 use padkit_onnx::proto::{dtype_and_shape, tensor_from_proto};
 use tract_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
 use tract_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_proto};
@@ -249,11 +250,6 @@ fn constant_value(node: &NodeProto) -> Option<Tensor> {
         "value_ints" => Tensor::from_slice(&[a.ints.len()], &a.ints).ok(),
         _ => None,
     }
-}
-
-/// `Pad node "p"`, or the outputs of an unnamed one.
-pub(crate) fn describe(node: &NodeProto) -> String {
-    padkit_onnx::graph::describe(node)
 }
 
 /// The operand `operand` of `node` named `name`, a constant checked by ONNX's rules for

@@ -99,7 +99,7 @@ impl LowerError {
     /// `e`, raised on Pad node `node`.
     fn pad(node: &NodeProto, e: PadError) -> LowerError {
         LowerError::Pad {
-            node: graph::describe(node),
+            node: padkit_onnx::graph::describe(node),
             source: e,
         }
     }

@@ -10,8 +10,9 @@ use padkit::{DType, Data, PadMode, PadSpec, Tensor};
 use tract_onnx::pb::NodeProto;
 
 use crate::LowerError;
-use crate::emit::{Emitter, Fill, Run, fill_by_shape};
-use crate::graph::{Scope, Walk, describe, operand};
+use crate::emit::{Emitter, Fill, Run, constant_of_shape_takes};
+use crate::graph::{Scope, Walk, operand};
+use padkit_onnx::graph::describe;
 
 /// The longest index map a lowering writes into a model (as int64: 128 MiB).
 pub const MAX_MAP_LEN: usize = 1 << 24;
@@ -70,7 +71,10 @@ pub(crate) fn lower_pad(
     };
     let known = |t: padkit::Result<Tensor>| t.map(Fill::Known);
     let fill = match (pad.attr_value, pad.value_input) {
-        (Some(bits), _) => known(float_fill(f32::from_bits(bits), dtype)),
+        (Some(bits), _) => known(
+            padkit::onnx::attribute_value(f32::from_bits(bits), dtype)
+                .and_then(|v| Tensor::new(dtype, vec![1], v.data().clone())),
+        ),
         (None, Some(ix)) if scope.constant(input(ix)?).is_none() => {
             // fed at run time: its type and one element checked where declared, else by
             // the runtime (Reshape to one element, Concat of one type)
@@ -320,7 +324,7 @@ fn run_time_extents(
     }
     let constant_of_shape = mode != PadMode::Constant
         || matches!(fill, Fill::Value { .. })
-        || fill_by_shape(fill.dtype(), walk.opset);
+        || constant_of_shape_takes(fill.dtype(), walk.opset);
     if !constant_of_shape {
         return refuse(format!(
             "its data {x:?} has a shape known only at run time, and ConstantOfShape at \
@@ -557,15 +561,6 @@ fn ints(t: &Tensor) -> Vec<i64> {
             .map(|v| v.into_iter().map(i64::from).collect())
             .unwrap_or_default(),
         _ => t.to_vec::<i64>().unwrap_or_default(),
-    }
-}
-
-/// The opset 1–10 float `value` attribute as one element of the (float) data's type.
-fn float_fill(v: f32, dtype: DType) -> padkit::Result<Tensor> {
-    match dtype {
-        DType::Float64 => Tensor::from_slice(&[1], &[f64::from(v)]),
-        DType::Float16 => Tensor::from_slice(&[1], &[padkit::half::f16::from_f32(v)]),
-        _ => Tensor::from_slice(&[1], &[v]),
     }
 }
 

@@ -449,6 +449,31 @@ impl Operand {
     }
 }
 
+/// The float `value` attribute of Pad-1 and Pad-2 as one element of the data's type
+/// (those versions take float data only: float, double, float16).
+///
+/// # Errors
+///
+/// [`PadError::ValueType`] for data of another type.
+///
+/// ```
+/// use padkit::{DType, onnx::attribute_value};
+/// let v = attribute_value(1.5, DType::Float64).unwrap();
+/// assert_eq!(v.to_vec::<f64>().unwrap(), vec![1.5]);
+/// assert!(attribute_value(1.5, DType::Int32).is_err());
+/// ```
+pub fn attribute_value(v: f32, dtype: DType) -> Result<crate::Tensor> {
+    match dtype {
+        DType::Float32 => Ok(crate::Tensor::scalar(v)),
+        DType::Float64 => Ok(crate::Tensor::scalar(f64::from(v))),
+        DType::Float16 => Ok(crate::Tensor::scalar(half::f16::from_f32(v))),
+        other => Err(PadError::ValueType {
+            expected: other,
+            got: DType::Float32,
+        }),
+    }
+}
+
 /// The `(begin, end)` pads by which ONNX's `CenterCropPad` brings an axis to its target
 /// extent, `diff` being the target less the extent: negative pads crop, positive ones pad;
 /// the smaller half of the difference goes before (rounded toward zero, either sign).

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use anyhow::{Context, Result, bail, ensure};
+use anyhow::{Context, Result, ensure};
 use padkit::onnx::Operand;
 use padkit::{DType, PadSpec, Tensor};
 use padkit_onnx::graph::{describe, graph_inputs_for, is_pad_graph_node, opset};
@@ -175,7 +175,10 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
         .map(|a| ints(Operand::Axes, get(a)?))
         .transpose()?;
     let value = match (pad.attr_value, pad.value_input) {
-        (Some(bits), _) => Some(float_value(f32::from_bits(bits), dtype, &name)?),
+        (Some(bits), _) => Some(
+            padkit::onnx::attribute_value(f32::from_bits(bits), dtype)
+                .map_err(|e| anyhow::Error::new(e).context(name.clone()))?,
+        ),
         (None, Some(v)) => {
             let v = get(v)?;
             checked(Operand::ConstantValue, v)?;
@@ -191,16 +194,5 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
             .with_interior(pad.interior)
             .with_mode(pad.mode),
         value,
-    })
-}
-
-/// The opset 1–10 float `value` attribute in the data's type (Pad-1 and Pad-2 take float
-/// data only).
-fn float_value(v: f32, dtype: DType, name: &str) -> Result<Tensor> {
-    Ok(match dtype {
-        DType::Float32 => Tensor::scalar(v),
-        DType::Float64 => Tensor::scalar(f64::from(v)),
-        DType::Float16 => Tensor::scalar(padkit::half::f16::from_f32(v)),
-        other => bail!("{name}: data of type {other} is not allowed before opset 11"),
     })
 }
