@@ -55,8 +55,10 @@ pub mod route;
 
 pub use fill::Fill;
 pub use module::{Pad, PadConfig};
-pub use padding::{OnAxes, Padding, PaddingMode, on_axes};
+pub use padding::PaddingMode;
+// Pairs as Burn's `Tensor::pad` takes them, shared with padkit's other adapters.
 pub use padkit;
+pub use padkit::pairs::{OnAxes, Padding, on_axes};
 pub use padkit::{PadError, PadSpec};
 
 use burn::tensor::{Bool, Float, Int, Tensor, kind::Basic};

@@ -19,6 +19,7 @@
 //! assert_eq!((shape, out), (vec![6], vec![3, 2, 1, 2, 3, 2]));
 //! ```
 
+pub mod cases;
 pub mod check;
 pub mod fuzz;
 

@@ -32,6 +32,7 @@ pub mod memory;
 mod mode;
 pub mod onnx;
 mod packed;
+pub mod pairs;
 mod plan;
 mod row;
 pub mod run;
