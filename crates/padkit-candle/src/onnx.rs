@@ -1,0 +1,163 @@
+//! candle-onnx models whose every Pad runs: [`simple_eval`] has candle-onnx's signature;
+//! it lowers the model's Pads into ops candle-onnx evaluates (padkit-lower's portable op
+//! set), then calls `candle_onnx::simple_eval`, which evaluates every other node exactly
+//! as before.
+//!
+//! Built on the lowering rather than on a walk of its own: candle-onnx has no hook for one
+//! op (its evaluator is one `match`), so a walk of padkit's would have to evaluate every
+//! other node too, and drift from candle-onnx's own; the lowering leaves them to it.
+//!
+//! Each call lowers the model for the inputs it is given: their shapes become the graph
+//! inputs' declared shapes, and small `int64` inputs (pads or axes fed at run time) become
+//! constants, so that every Pad lowers to index maps of known size. A model evaluated
+//! many times on inputs of one shape can be lowered once with [`lower`] and run with
+//! `candle_onnx::simple_eval`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use candle_core::{DType, Tensor};
+use candle_onnx::onnx::{GraphProto, ModelProto};
+use prost::Message;
+use tract_onnx::pb;
+
+pub use padkit_lower::Options;
+
+/// The largest `int64` input (in elements) that a call's lowering takes as a constant.
+pub const MAX_PINNED_ELEMENTS: usize = 4096;
+
+/// Evaluates `model` on `inputs` as `candle_onnx::simple_eval` does, with every Pad and
+/// CenterCropPad (every opset, mode and input form, padkit's `ai.padkit` Pad, in the
+/// graph and in `If`, `Loop` and `Scan` bodies) lowered first.
+///
+/// # Errors
+///
+/// A Pad that cannot run on its inputs (pads that do not fit, a crop past the axis…),
+/// with the node and padkit's reason; a malformed model; and candle-onnx's errors.
+///
+/// ```
+/// use std::collections::HashMap;
+/// use candle_core::{Device, Tensor};
+/// use padkit_onnx::model::{Feed, PadModel};
+/// use prost::Message;
+/// // Pad-19 in wrap mode, which candle-onnx refuses to load
+/// let x = padkit::Tensor::from_slice(&[2, 2], &[1f32, 2.0, 3.0, 4.0]).unwrap();
+/// let model = PadModel::new(19, "wrap", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
+/// let model = candle_onnx::onnx::ModelProto::decode(model.encode_to_vec().as_slice()).unwrap();
+/// let x = Tensor::new(&[[1f32, 2.0], [3.0, 4.0]], &Device::Cpu).unwrap();
+/// let out = padkit_candle::onnx::simple_eval(&model, HashMap::from([("x".to_string(), x)])).unwrap();
+/// assert_eq!(out["y"].to_vec2::<f32>().unwrap(), [[2.0, 1.0, 2.0, 1.0], [4.0, 3.0, 4.0, 3.0]]);
+/// ```
+pub fn simple_eval(
+    model: &ModelProto,
+    inputs: HashMap<String, Tensor>,
+) -> candle_core::Result<HashMap<String, Tensor>> {
+    simple_eval_with(model, inputs, &Options::default())
+}
+
+/// [`simple_eval`], lowering as `options` say (an output limit for the Pads).
+///
+/// # Errors
+///
+/// As [`simple_eval`]; and a Pad whose output is above the limit.
+pub fn simple_eval_with(
+    model: &ModelProto,
+    inputs: HashMap<String, Tensor>,
+    options: &Options,
+) -> candle_core::Result<HashMap<String, Tensor>> {
+    let lowered = if has_pad(model.graph.as_ref()) {
+        let mut m = to_tract(model)?;
+        pin_inputs(&mut m, &inputs)?;
+        Cow::Owned(from_tract(&lower_tract(&m, options)?)?)
+    } else {
+        Cow::Borrowed(model)
+    };
+    candle_onnx::simple_eval(&lowered, inputs)
+}
+
+/// `model` with every Pad lowered into padkit-lower's portable op set, for any input (Pads
+/// whose pads or axes are fed at run time are refused: [`simple_eval`] takes them as the
+/// call's constants).
+///
+/// # Errors
+///
+/// As padkit-lower's `lower`: a malformed model, a Pad that cannot run, a Pad it does not
+/// rewrite (the node and the reason).
+pub fn lower(model: &ModelProto) -> candle_core::Result<ModelProto> {
+    from_tract(&lower_tract(&to_tract(model)?, &Options::default())?)
+}
+
+fn lower_tract(model: &pb::ModelProto, options: &Options) -> candle_core::Result<pb::ModelProto> {
+    padkit_lower::lower_with(model, options).map_err(candle_core::Error::wrap)
+}
+
+/// Whether a Pad or CenterCropPad is in `graph` or in a graph of its nodes' attributes.
+fn has_pad(graph: Option<&GraphProto>) -> bool {
+    graph.into_iter().flat_map(|g| &g.node).any(|n| {
+        matches!(n.op_type.as_str(), "Pad" | "CenterCropPad")
+            || n.attribute
+                .iter()
+                .any(|a| has_pad(a.g.as_ref()) || a.graphs.iter().any(|g| has_pad(Some(g))))
+    })
+}
+
+/// candle-onnx's model as padkit-lower reads it (one `onnx.proto`, two generated crates).
+fn to_tract(model: &ModelProto) -> candle_core::Result<pb::ModelProto> {
+    pb::ModelProto::decode(model.encode_to_vec().as_slice()).map_err(candle_core::Error::wrap)
+}
+
+/// padkit-lower's model as candle-onnx reads it.
+fn from_tract(model: &pb::ModelProto) -> candle_core::Result<ModelProto> {
+    ModelProto::decode(model.encode_to_vec().as_slice()).map_err(candle_core::Error::wrap)
+}
+
+/// Fixes the graph inputs fed in `inputs` for one call's lowering: their declared shapes
+/// become the fed shapes, and `int64` inputs of at most [`MAX_PINNED_ELEMENTS`] elements
+/// become initializers holding the fed values (candle-onnx reads the same values either
+/// way).
+fn pin_inputs(
+    model: &mut pb::ModelProto,
+    inputs: &HashMap<String, Tensor>,
+) -> candle_core::Result<()> {
+    let Some(graph) = model.graph.as_mut() else {
+        return Ok(());
+    };
+    let mut kept = vec![];
+    for mut input in std::mem::take(&mut graph.input) {
+        let Some(fed) = inputs.get(&input.name) else {
+            kept.push(input);
+            continue;
+        };
+        let Some(pb::type_proto::Value::TensorType(t)) =
+            input.r#type.as_mut().and_then(|t| t.value.as_mut())
+        else {
+            kept.push(input);
+            continue;
+        };
+        if t.elem_type == pb::tensor_proto::DataType::Int64 as i32
+            && fed.dtype() == DType::I64
+            && fed.elem_count() <= MAX_PINNED_ELEMENTS
+        {
+            let value = crate::convert::from_candle(fed)?;
+            // (the fed value overrides an initializer of the same name)
+            graph.initializer.retain(|i| i.name != input.name);
+            graph
+                .initializer
+                .push(padkit_onnx::proto::tensor_to_proto(&value, &input.name));
+        } else {
+            t.shape = Some(pb::TensorShapeProto {
+                dim: fed
+                    .dims()
+                    .iter()
+                    .map(|&d| pb::tensor_shape_proto::Dimension {
+                        value: Some(pb::tensor_shape_proto::dimension::Value::DimValue(d as i64)),
+                        ..Default::default()
+                    })
+                    .collect(),
+            });
+            kept.push(input);
+        }
+    }
+    graph.input = kept;
+    Ok(())
+}
