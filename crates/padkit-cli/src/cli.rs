@@ -188,7 +188,7 @@ enum EngineChoice {
 
 impl clap::ValueEnum for EngineChoice {
     fn value_variants<'a>() -> &'a [Self] {
-        const CHOICES: [EngineChoice; 7] = [
+        const CHOICES: [EngineChoice; 9] = [
             EngineChoice::All,
             EngineChoice::One(Engine::Core),
             EngineChoice::One(Engine::Tract),
@@ -196,6 +196,8 @@ impl clap::ValueEnum for EngineChoice {
             EngineChoice::One(Engine::StockTract),
             EngineChoice::One(Engine::StockBurn),
             EngineChoice::One(Engine::LoweredTract),
+            EngineChoice::One(Engine::Candle),
+            EngineChoice::One(Engine::StockCandle),
         ];
         &CHOICES
     }

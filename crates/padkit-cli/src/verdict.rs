@@ -32,11 +32,17 @@ pub enum ClassCheck {
 
 /// How the class of `engine`'s errors is checked: strictly for padkit's engines (core,
 /// tract, burn), whose errors keep the [`PadError`] in their chain; not at all for the
-/// stock engines, lowered models included (a stock runtime raises their errors).
+/// stock engines, lowered models included (a stock runtime raises their errors), nor for
+/// padkit-candle's (its errors reach padkit through candle-onnx, as text).
 pub fn class_check(engine: Engine) -> ClassCheck {
     match engine {
         Engine::Core | Engine::Burn | Engine::Tract => ClassCheck::Strict,
-        Engine::StockTract | Engine::StockBurn | Engine::LoweredTract => ClassCheck::Any,
+        // candle's errors reach padkit as text (candle's error keeps no source).
+        Engine::StockTract
+        | Engine::StockBurn
+        | Engine::LoweredTract
+        | Engine::Candle
+        | Engine::StockCandle => ClassCheck::Any,
     }
 }
 

@@ -1,9 +1,14 @@
 //! A wrap Pad through padkit-tract (an ONNX model loaded with `padkit_tract::onnx()`),
 //! through padkit-burn (a Flex tensor) and through the Burn model padkit-burn-onnx
-//! generated from the same ONNX model (`build.rs`), each checked against the answer worked
-//! out by hand; then padkit's core graded on padkit-conformance's small catalogue.
+//! generated from the same ONNX model (`build.rs`), through padkit-candle (a candle
+//! tensor), and ONNX's constant Pad with axes through padkit-candle's candle-onnx, each
+//! checked against the answer worked out by hand; then padkit's core graded on
+//! padkit-conformance's small catalogue.
+
+use std::collections::HashMap;
 
 use burn::tensor::{Device, Int, Tensor as BurnTensor};
+use candle_core::{Device as CandleDevice, Tensor as CandleTensor};
 use padkit_burn::{PadExt, PaddingMode};
 use padkit_conformance::{Answer, Case, Report, Size, cases};
 use tract_onnx::prelude::*;
@@ -53,6 +58,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map_err(|e| format!("{e:?}"))?;
     assert_eq!(y[..7], [4, 0, 1, 2, 3, 4, 0]);
 
+    // candle: a tensor, and the official ONNX constant Pad with axes, whose pads, value and
+    // axes are all graph inputs (candle-onnx alone refuses a Pad of more than two inputs)
+    let x = CandleTensor::new(&[[1f32, 2.0, 3.0]], &CandleDevice::Cpu)?;
+    let y = padkit_candle::PadExt::padkit_pad(&x, [(1, 1)], padkit_candle::PaddingMode::Wrap)?;
+    assert_eq!(y.to_vec2::<f32>()?, [[3.0, 1.0, 2.0, 3.0, 1.0]]);
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/onnx-conformance/node/test_constant_pad_axes/model.onnx"
+    );
+    let model = candle_onnx::read_file(path)?;
+    let cpu = CandleDevice::Cpu;
+    let feeds = HashMap::from([
+        ("x".to_string(), CandleTensor::arange(0f32, 60.0, &cpu)?.reshape((1, 3, 4, 5))?),
+        ("pads".to_string(), CandleTensor::new(&[0i64, 3, 0, 4], &cpu)?),
+        ("value".to_string(), CandleTensor::new(1.5f32, &cpu)?),
+        ("axes".to_string(), CandleTensor::new(&[1i64, 3], &cpu)?),
+    ]);
+    let y = padkit_candle::onnx::simple_eval(&model, feeds)?.remove("y").ok_or("no output y")?;
+    assert_eq!(y.dims(), [1, 3, 4, 12]);
+    let row = y.flatten_all()?.narrow(0, 0, 12)?.to_vec1::<f32>()?;
+    assert_eq!(row, [1.5, 1.5, 1.5, 0.0, 1.0, 2.0, 3.0, 4.0, 1.5, 1.5, 1.5, 1.5]);
+
     // (engines that take a pad rather than a model skip the signature cases; some cases
     // ask for terabytes, and must fail)
     let catalogue: Vec<Case> = cases(Size::Small)
@@ -78,7 +105,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     println!(
-        "wrap Pad through padkit-tract, padkit-burn and padkit-burn-onnx: as expected; \
+        "wrap Pad through padkit-tract, padkit-burn, padkit-burn-onnx and padkit-candle, \
+         constant Pad through padkit-candle's candle-onnx: as expected; \
          padkit's core on {} cases: {} passed",
         catalogue.len(),
         all.pass

@@ -2,13 +2,15 @@
 //! `tract` (the whole model through `padkit_tract::onnx()` with padkit's `If`) and `burn` (Pad graphs
 //! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
 //! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`); and stock tract-onnx on the
-//! model lowered by padkit-lower (`lowered-tract`).
+//! model lowered by padkit-lower (`lowered-tract`); and whole models through candle-onnx,
+//! with padkit-candle's Pads (`candle`) or its own (`stock-candle`).
 //!
 //! Public for the repository's tests and fuzz targets, which report the error text itself:
 //! its functions carry no `# Errors` sections.
 #![allow(clippy::missing_errors_doc)]
 
 pub mod burn;
+pub mod candle;
 pub mod core;
 pub mod pad_graph;
 pub mod stock_burn;
@@ -39,6 +41,11 @@ pub enum Engine {
     /// The model lowered by padkit-lower (its Pads as standard ops), then run whole
     /// through stock tract-onnx.
     LoweredTract,
+    /// The whole model through padkit-candle's `onnx::simple_eval` (candle-onnx with
+    /// every Pad lowered first).
+    Candle,
+    /// The whole model through candle-onnx's own `simple_eval`, without padkit.
+    StockCandle,
 }
 
 impl Engine {
@@ -54,6 +61,8 @@ impl Engine {
             Engine::StockTract => "stock-tract",
             Engine::StockBurn => "stock-burn",
             Engine::LoweredTract => "lowered-tract",
+            Engine::Candle => "candle",
+            Engine::StockCandle => "stock-candle",
         }
     }
 }
@@ -85,6 +94,8 @@ pub fn run(
             let lowered = padkit_lower::lower_with(model, &options)?;
             tract::run(tract_onnx::onnx(), &lowered, inputs, max_output_bytes)
         }
+        Engine::Candle => candle::run(false, model, inputs, max_output_bytes),
+        Engine::StockCandle => candle::run(true, model, inputs, max_output_bytes),
     })
 }
 
