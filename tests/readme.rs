@@ -17,3 +17,7 @@ pub struct Tract;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/burn.md")]
 pub struct Burn;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/candle.md")]
+pub struct Candle;

@@ -1,6 +1,7 @@
 //! Hostile and malformed input, by class (numbered on each test): every file ends in a
 //! clear error (exit 1, a message naming the node, input or axis and the numbers) or the
-//! right answer, the same way on the core, tract and burn engines.
+//! right answer, the same way on the core, tract and burn engines, and on stock tract and
+//! candle-onnx with the model lowered by padkit (`lowered-tract`, `candle`).
 
 use std::path::{Path, PathBuf};
 
@@ -10,11 +11,12 @@ use padkit_onnx::proto::tensor_to_proto;
 use prost::Message;
 use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 
-const ENGINES: [&str; 4] = ["core", "tract", "burn", "lowered-tract"];
+const ENGINES: [&str; 5] = ["core", "tract", "burn", "lowered-tract", "candle"];
 
 /// The engines that run Pads whose pads are fed at run time (padkit-lower does not lower
-/// those yet: `lowered-tract` refuses them, saying so).
-const RUNTIME_PADS_ENGINES: [&str; 3] = ["core", "tract", "burn"];
+/// those yet: `lowered-tract` refuses them, saying so; padkit-candle takes the fed pads as
+/// constants of the call).
+const RUNTIME_PADS_ENGINES: [&str; 4] = ["core", "tract", "burn", "candle"];
 
 /// A fresh directory for one test.
 fn scratch(test: &str) -> PathBuf {

@@ -67,6 +67,47 @@ fn lowered_models_match_onnx_runtime_on_stock_tract() {
     );
 }
 
+/// Every model through padkit-candle's candle-onnx (its Pads lowered, those inside
+/// silero-vad's `If` branches too) matches ONNX Runtime, but two that candle-onnx 0.11.1
+/// stops on other ops: it has no `InstanceNormalization`, and one silero-vad model fails
+/// in an op on a rank-0 tensor, as it does unlowered (`stock-candle`).
+#[test]
+fn models_match_onnx_runtime_through_padkit_candle() {
+    let run = |engine| {
+        let out = Command::cargo_bin("padkit")
+            .unwrap()
+            .args(["conformance", "--engine", engine, "--atol", "1e-5"])
+            .arg(models())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (ours, stock) = (run("candle"), run("stock-candle"));
+    let failed: Vec<&str> = ours.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert_eq!(failed.len(), 2, "{ours}");
+    assert!(
+        failed[0].contains("style_transfer")
+            && failed[0].contains("unsupported op_type InstanceNormalization"),
+        "{ours}"
+    );
+    assert!(
+        failed[1].contains("silero_vad_op18_ifless")
+            && failed[1].contains("axis 1 is too large, tensor rank 0"),
+        "{ours}"
+    );
+    assert!(
+        stock.lines().any(|l| l.starts_with("FAIL")
+            && l.contains("silero_vad_op18_ifless")
+            && l.contains("axis 1 is too large, tensor rank 0")),
+        "{stock}"
+    );
+    assert_eq!(
+        ours.lines().last(),
+        Some("7 passed, 2 failed, 0 skipped"),
+        "{ours}"
+    );
+}
+
 /// Where stock tract runs a model, padkit's optimised graph has as many nodes, or fewer
 /// when transposes cancel through the Pad; three silero-vad models only run with
 /// padkit-tract's `If`.

@@ -30,7 +30,7 @@ pub struct OnAxes(Vec<(i64, (i64, i64))>);
 /// ```
 /// use padkit::pairs::{on_axes, Padding};
 /// let spec = on_axes([(0, (1, 0))]).spec(padkit::PadMode::Edge);
-/// assert_eq!(padkit::output_shape(&[2, 2], &spec).unwrap(), vec![3, 2]);
+/// assert_eq!(padkit::output_shape(&[2usize, 2], &spec).unwrap(), vec![3, 2]);
 /// ```
 pub fn on_axes(pads: impl IntoIterator<Item = (i64, (i64, i64))>) -> OnAxes {
     OnAxes(pads.into_iter().collect())
