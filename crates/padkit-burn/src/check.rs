@@ -2,7 +2,8 @@
 
 use padkit::{PadError, PadSpec, Plan};
 
-use crate::fill::{self, Fill};
+use crate::Fill;
+use crate::fill;
 
 /// Checks `spec` and `fill` against a tensor of `dims` and `dtype`, and that its output
 /// can be allocated and be a backend tensor (the backends allocate infallibly and compute
@@ -15,7 +16,7 @@ pub(crate) fn check(
 ) -> Result<Plan, PadError> {
     let width = fill::width(dtype)?;
     let plan = Plan::new(dims, spec, width)?;
-    fill.bytes(dtype)?;
+    fill::bytes(fill, dtype)?;
     padkit::memory::check_allocatable(plan.output_len() * width)?;
     padkit::memory::check_strides(plan.output_shape())?;
     Ok(plan)

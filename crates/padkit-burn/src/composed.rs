@@ -79,9 +79,9 @@ fn fill_block<const D: usize, K: Basic>(
     Ok(if dtype.is_float() {
         Tensor::full(shape, fill.float(), options)
     } else if dtype.is_bool() {
-        Tensor::full(shape, fill.integer(dtype)? != 0, options)
+        Tensor::full(shape, fill.integer(&format!("{dtype:?}"))? != 0, options)
     } else {
-        Tensor::full(shape, fill.integer(dtype)?, options)
+        Tensor::full(shape, fill.integer(&format!("{dtype:?}"))?, options)
     })
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn pad_host(
     dtype: DType,
     fill: Fill,
 ) -> Result<(Vec<usize>, Bytes), PadError> {
-    let value = fill.bytes(dtype)?;
+    let value = crate::fill::bytes(fill, dtype)?;
     let bytes = match width(dtype)? {
         1 => Bytes::from_elems(padded_words::<u8>(plan, input, &value)?),
         2 => Bytes::from_elems(padded_words::<u16>(plan, input, &value)?),

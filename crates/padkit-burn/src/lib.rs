@@ -50,12 +50,11 @@ mod host;
 pub mod import;
 mod module;
 mod native;
-mod padding;
 pub mod route;
 
-pub use fill::Fill;
 pub use module::{Pad, PadConfig};
-pub use padding::PaddingMode;
+// The fill and the mode that carries it, shared with padkit's other adapters.
+pub use padkit::fill::{Fill, PaddingMode};
 // Pairs as Burn's `Tensor::pad` takes them, shared with padkit's other adapters.
 pub use padkit;
 pub use padkit::pairs::{OnAxes, Padding, on_axes};

@@ -55,7 +55,7 @@ fn losses(mode: PaddingMode) -> Vec<f32> {
 #[test]
 fn loss_goes_down_with_wrap_and_reflect_pads() {
     for mode in [PaddingMode::Wrap, PaddingMode::Reflect] {
-        let l = losses(mode.clone());
+        let l = losses(mode);
         assert!(l[l.len() - 1] < l[0] * 0.9, "{mode:?}: {l:?}");
     }
 }
@@ -72,7 +72,7 @@ fn input_gradient_through_the_pad_matches_finite_differences() {
     ] {
         let dev = Device::flex().autodiff();
         dev.seed(11);
-        let model = Model::new(mode.clone(), &dev);
+        let model = Model::new(mode, &dev);
         let x0 = Tensor::<4>::random([1, 2, 5, 5], Distribution::Normal(0.0, 1.0), &dev)
             .into_data()
             .try_to_vec::<f32>()

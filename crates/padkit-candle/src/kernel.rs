@@ -27,7 +27,7 @@ impl PadOp {
             spec: spec.clone(),
             plan: Plan::new(x.dims(), spec, width)?,
             dtype,
-            fill: fill.bytes(dtype)?,
+            fill: crate::fill::bytes(fill, dtype)?,
         })
     }
 }

@@ -34,17 +34,16 @@ pub mod convert;
 mod error;
 mod fill;
 mod kernel;
-mod mode;
 mod module;
 #[cfg(feature = "onnx")]
 pub mod onnx;
 pub mod route;
 
 pub use error::Error;
-pub use fill::Fill;
-pub use mode::PaddingMode;
 pub use module::Pad;
 pub use padkit;
+// The fill and the mode that carries it, shared with padkit's other adapters.
+pub use padkit::fill::{Fill, PaddingMode};
 // Pairs as candle's `pad_with_zeros` counts them, shared with padkit's other adapters.
 pub use padkit::pairs::{OnAxes, Padding, on_axes};
 pub use padkit::{PadError, PadMode, PadSpec};

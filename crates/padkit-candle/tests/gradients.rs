@@ -4,13 +4,14 @@
 //! outputs cropped to nothing and empty inputs, in f64, f32, f16 and bf16.
 
 use candle_core::{DType, Device, Tensor, Var};
-use padkit::{PadMode, PadSpec};
+use padkit::PadSpec;
 use padkit_candle::route::pad_composed;
 use padkit_candle::{Error, Fill, pad_with};
 use padkit_testkit::cases::tensor_case;
+use padkit_testkit::cases::{
+    GRADIENT_SHAPE, central_differences, gradient_input, gradient_specs, gradient_weights,
+};
 use proptest::prelude::*;
-
-const SHAPE: [usize; 3] = [4, 2, 2];
 
 type Path = fn(&Tensor, &PadSpec) -> Result<Tensor, Error>;
 
@@ -20,37 +21,6 @@ fn kernel(x: &Tensor, s: &PadSpec) -> Result<Tensor, Error> {
 
 fn composed(x: &Tensor, s: &PadSpec) -> Result<Tensor, Error> {
     pad_composed(x, s, Fill::Zero)
-}
-
-fn specs() -> Vec<PadSpec> {
-    let mut v: Vec<PadSpec> = PadMode::ALL
-        .into_iter()
-        .flat_map(|m| {
-            [
-                // crop one side, wider than the axis
-                PadSpec::new(vec![2, -1, 3, 5])
-                    .with_axes(vec![0, 2])
-                    .with_mode(m),
-                PadSpec::new(vec![1, 2]).with_axes(vec![-1]).with_mode(m),
-                // an axis cropped to nothing: an empty output, zero gradients
-                PadSpec::new(vec![-1, -1, 4, 3, -1, 3]).with_mode(m),
-            ]
-        })
-        .collect();
-    v.push(
-        PadSpec::new(vec![1, -2, 0, 1])
-            .with_axes(vec![0, 1])
-            .with_interior(vec![2, 1]),
-    );
-    v
-}
-
-fn weights(len: usize) -> Vec<f64> {
-    (0..len).map(|i| ((i * 7919) % 13) as f64 - 6.0).collect()
-}
-
-fn x0() -> Vec<f64> {
-    (0..16).map(|i| i as f64 * 0.5).collect()
 }
 
 /// d/dx sum(w · pad(x)) through `path`, in `dtype`, as f64.
@@ -69,7 +39,7 @@ fn gradient(
     )
     .unwrap();
     let y = path(x.as_tensor(), spec).unwrap();
-    let w = Tensor::from_vec(weights(y.elem_count()), y.dims(), &Device::Cpu)
+    let w = Tensor::from_vec(gradient_weights(y.elem_count()), y.dims(), &Device::Cpu)
         .unwrap()
         .to_dtype(dtype)
         .unwrap();
@@ -89,41 +59,21 @@ fn gradient(
 
 /// Central differences of sum(w · pad(x)), in f64.
 fn finite_differences(spec: &PadSpec) -> Vec<f64> {
-    let loss = |x: &[f64]| {
-        let t = Tensor::from_vec(x.to_vec(), &SHAPE, &Device::Cpu).unwrap();
-        let y = kernel(&t, spec)
-            .unwrap()
-            .flatten_all()
-            .unwrap()
-            .to_vec1::<f64>()
-            .unwrap();
-        y.iter()
-            .zip(weights(y.len()))
-            .map(|(a, b)| a * b)
-            .sum::<f64>()
-    };
-    // The loss is linear in x, so any step gives the exact slope; 0.5 keeps every value
-    // exact.
-    let eps = 0.5;
-    let x = x0();
-    (0..x.len())
-        .map(|i| {
-            let (mut hi, mut lo) = (x.clone(), x.clone());
-            hi[i] += eps;
-            lo[i] -= eps;
-            (loss(&hi) - loss(&lo)) / (2.0 * eps)
-        })
-        .collect()
+    central_differences(|x| {
+        let t = Tensor::from_vec(x.to_vec(), &GRADIENT_SHAPE, &Device::Cpu).unwrap();
+        let y = kernel(&t, spec).unwrap();
+        y.flatten_all().unwrap().to_vec1::<f64>().unwrap()
+    })
 }
 
 #[test]
 fn kernel_backward_matches_candles_composition_and_finite_differences() {
-    for spec in specs() {
+    for spec in gradient_specs() {
         let fd = finite_differences(&spec);
         // every value is a small whole number: exact in every float type
         for dtype in [DType::F64, DType::F32, DType::F16, DType::BF16] {
-            let (_, ours) = gradient(&SHAPE, x0(), dtype, &spec, kernel);
-            let (_, theirs) = gradient(&SHAPE, x0(), dtype, &spec, composed);
+            let (_, ours) = gradient(&GRADIENT_SHAPE, gradient_input(), dtype, &spec, kernel);
+            let (_, theirs) = gradient(&GRADIENT_SHAPE, gradient_input(), dtype, &spec, composed);
             assert_eq!(ours, theirs, "{dtype:?} {spec:?}");
             assert_eq!(ours, fd, "{dtype:?} {spec:?}");
         }

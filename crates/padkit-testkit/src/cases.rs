@@ -112,3 +112,66 @@ pub fn named_cases() -> Vec<TensorCase> {
     });
     v
 }
+
+/// The input shape of [`gradient_specs`]' cases, holding [`gradient_input`].
+pub const GRADIENT_SHAPE: [usize; 3] = [4, 2, 2];
+
+/// The pads the adapters' gradient suites differentiate on [`GRADIENT_SHAPE`]: every mode
+/// with a crop of one side and pads wider than the axis, a pad of the last axis, an axis
+/// cropped to nothing (an empty output, zero gradients), and interior padding with crops.
+pub fn gradient_specs() -> Vec<PadSpec> {
+    let mut v: Vec<PadSpec> = PadMode::ALL
+        .into_iter()
+        .flat_map(|m| {
+            [
+                PadSpec::new(vec![2, -1, 3, 5])
+                    .with_axes(vec![0, 2])
+                    .with_mode(m),
+                PadSpec::new(vec![1, 2]).with_axes(vec![-1]).with_mode(m),
+                PadSpec::new(vec![-1, -1, 4, 3, -1, 3]).with_mode(m),
+            ]
+        })
+        .collect();
+    v.push(
+        PadSpec::new(vec![1, -2, 0, 1])
+            .with_axes(vec![0, 1])
+            .with_interior(vec![2, 1]),
+    );
+    v
+}
+
+/// The weights `w` of a gradient suite's loss `sum(w · pad(x))`: small whole numbers,
+/// exact in every float type.
+pub fn gradient_weights(len: usize) -> Vec<f64> {
+    (0..len).map(|i| ((i * 7919) % 13) as f64 - 6.0).collect()
+}
+
+/// The input of [`GRADIENT_SHAPE`] the gradient suites differentiate at: multiples of 0.5.
+pub fn gradient_input() -> Vec<f64> {
+    (0..16).map(|i| i as f64 * 0.5).collect()
+}
+
+/// Central differences, at [`gradient_input`], of the loss `sum(w · pad(x))` with the
+/// weights [`gradient_weights`], where `pad` maps the input's values to the padded
+/// output's (through whichever framework). The loss is linear in `x`, so any step gives the
+/// exact slope; 0.5 keeps every value (multiples of 0.5 times small whole weights) exact
+/// in every float type.
+pub fn central_differences(pad: impl Fn(&[f64]) -> Vec<f64>) -> Vec<f64> {
+    let loss = |x: &[f64]| {
+        let y = pad(x);
+        y.iter()
+            .zip(gradient_weights(y.len()))
+            .map(|(a, b)| a * b)
+            .sum::<f64>()
+    };
+    let eps = 0.5;
+    let x = gradient_input();
+    (0..x.len())
+        .map(|i| {
+            let (mut hi, mut lo) = (x.clone(), x.clone());
+            hi[i] += eps;
+            lo[i] -= eps;
+            (loss(&hi) - loss(&lo)) / (2.0 * eps)
+        })
+        .collect()
+}

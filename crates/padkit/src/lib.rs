@@ -27,6 +27,7 @@ mod block_copy;
 mod bytes;
 pub mod dtype;
 mod error;
+pub mod fill;
 mod kernel;
 pub mod memory;
 mod mode;

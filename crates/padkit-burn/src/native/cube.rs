@@ -98,7 +98,7 @@ fn scalar(fill: Fill, dtype: DType) -> InputScalar {
     if dtype.is_float() {
         InputScalar::new(fill.float(), storage)
     } else {
-        InputScalar::new(fill.integer(dtype).expect(CHECKED), storage)
+        InputScalar::new(fill.integer(&format!("{dtype:?}")).expect(CHECKED), storage)
     }
 }
 
