@@ -33,7 +33,8 @@ pub const MAX_PINNED_ELEMENTS: usize = 4096;
 /// # Errors
 ///
 /// A Pad that cannot run on its inputs (pads that do not fit, a crop past the axis…),
-/// with the node and padkit's reason; a malformed model; and candle-onnx's errors.
+/// with the node and padkit's reason; a malformed model; and candle-onnx's errors, a panic
+/// of candle-onnx's included (as an error naming it).
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -72,7 +73,21 @@ pub fn simple_eval_with(
     } else {
         Cow::Borrowed(model)
     };
-    candle_onnx::simple_eval(&lowered, inputs)
+    // candle-onnx indexes and unwraps what a model gives it: a panic there is an error
+    // here, naming it (the panic hook still prints it).
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        candle_onnx::simple_eval(&lowered, inputs)
+    }))
+    .unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(candle_core::Error::msg(format!(
+            "candle-onnx panicked evaluating the model: {message}"
+        )))
+    })
 }
 
 /// `model` with every Pad lowered into padkit-lower's portable op set, for any input (Pads

@@ -56,6 +56,25 @@ fn opset_1_attributes_in_edge_mode() {
     );
 }
 
+/// A panic of candle-onnx's on a model padkit passes on to it is an error, not a panic.
+#[test]
+fn candle_onnx_panics_are_errors() {
+    let mut m = PadModel::new(19, "reflect", data(), vec![0, 1, 0, 1], Feed::Initializer).proto();
+    // a Gather with no indices input: candle-onnx indexes node.input[1]
+    let graph = m.graph.as_mut().unwrap();
+    graph.node.push(tract_onnx::pb::NodeProto {
+        op_type: "Gather".into(),
+        input: vec!["y".into()],
+        output: vec!["z".into()],
+        ..Default::default()
+    });
+    graph.output[0].name = "z".into();
+    let model = candle_onnx::onnx::ModelProto::decode(m.encode_to_vec().as_slice()).unwrap();
+    let err = padkit_candle::onnx::simple_eval(&model, HashMap::from([("x".to_string(), x())]))
+        .unwrap_err();
+    assert!(err.to_string().contains("candle-onnx panicked"), "{err}");
+}
+
 #[test]
 fn every_operand_fed_at_run_time() {
     let value = padkit::Tensor::from_slice(&[], &[9.5f32]).unwrap();
