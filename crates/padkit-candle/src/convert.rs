@@ -90,7 +90,16 @@ pub fn from_candle(t: &Tensor) -> Result<padkit::Tensor, Error> {
     let (start, end) = layout
         .contiguous_offsets()
         .ok_or_else(|| candle_core::Error::msg("a contiguous copy that is not contiguous"))?;
-    let bytes = element_bytes(cpu, start..end);
+    // (candle's safetensors loader stores its 4- and 6-bit floats packed, shorter than
+    // one byte an element)
+    let bytes = element_bytes(cpu, start..end).ok_or_else(|| {
+        candle_core::Error::msg(format!(
+            "a {} tensor of {} elements whose storage holds fewer: padkit reads candle's \
+             code types one byte an element",
+            t.dtype().as_str(),
+            t.elem_count()
+        ))
+    })?;
     let shape = t.dims();
     Ok(if dtype == OnnxType::Float4E2M1 {
         padkit::Tensor::from_codes(dtype, shape, bytes)?
@@ -99,12 +108,12 @@ pub fn from_candle(t: &Tensor) -> Result<padkit::Tensor, Error> {
     })
 }
 
-/// The bytes of the elements `range` of a CPU storage.
-fn element_bytes(storage: &CpuStorage, range: std::ops::Range<usize>) -> &[u8] {
+/// The bytes of the elements `range` of a CPU storage, if it holds them.
+fn element_bytes(storage: &CpuStorage, range: std::ops::Range<usize>) -> Option<&[u8]> {
     macro_rules! bytes {
         ($($variant:ident),*) => {
             match storage {
-                $(CpuStorage::$variant(v) => bytemuck::cast_slice(&v[range]),)*
+                $(CpuStorage::$variant(v) => v.get(range).map(bytemuck::cast_slice),)*
             }
         };
     }

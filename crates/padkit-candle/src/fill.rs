@@ -1,6 +1,8 @@
-//! padkit's [`Fill`], exact in every candle dtype. candle stores its 6- and 4-bit floats
-//! and `F8E8M0` as one code per byte: their fill is a code (`Zero` is code 0), given as an
-//! `Int` below 2 to the type's width.
+//! padkit's [`Fill`] in every candle dtype: exact in the integer types, the nearest value
+//! in the float types (f8e4m3 saturates at ±448). candle stores its 6- and 4-bit floats
+//! and `F8E8M0` as one code per byte: their fill is a code, given as an `Int` below 2 to
+//! the type's width (`Zero` is code 0, which for `F8E8M0`, a type without zero, is
+//! 2^-127).
 
 use candle_core::DType;
 use padkit::PadError;

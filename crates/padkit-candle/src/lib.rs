@@ -2,7 +2,7 @@
 //!
 //! Pad a candle [`Tensor`] of any dtype and rank with padkit's full semantics: constant,
 //! reflect, edge, wrap and symmetric, negative pads (crop), axes (negative too), interior
-//! padding and exact fill values, with gradients. Bad pads are errors naming the axis and
+//! padding and fill values kept exact in integer types, with gradients. Bad pads are errors naming the axis and
 //! the numbers, never panics.
 //!
 //! Three shapes of call:
@@ -44,7 +44,7 @@ pub use module::Pad;
 pub use padkit;
 // The fill and the mode that carries it, shared with padkit's other adapters.
 pub use padkit::fill::{Fill, PaddingMode};
-// Pairs as candle's `pad_with_zeros` counts them, shared with padkit's other adapters.
+// `(before, after)` pairs, shared with padkit's other adapters.
 pub use padkit::pairs::{OnAxes, Padding, on_axes};
 pub use padkit::{PadError, PadMode, PadSpec};
 
@@ -70,8 +70,9 @@ pub fn pad(tensor: &Tensor, spec: &PadSpec) -> Result<Tensor, Error> {
     pad_with(tensor, spec, Fill::Zero)
 }
 
-/// Pads `tensor` by `spec`, filling constant-mode padding with `fill` converted exactly to
-/// the tensor's dtype.
+/// Pads `tensor` by `spec`, filling constant-mode padding with `fill` converted to the
+/// tensor's dtype: exactly for integer types (or an error), to the nearest value for float
+/// types (f8e4m3 saturates at ±448), as a code for the types candle stores as codes.
 ///
 /// # Errors
 ///

@@ -1,5 +1,5 @@
-//! candle-onnx models whose every Pad runs: [`simple_eval`] has candle-onnx's signature;
-//! it lowers the model's Pads into ops candle-onnx evaluates (padkit-lower's portable op
+//! candle-onnx models whose Pads run: [`simple_eval`] has candle-onnx's signature; it
+//! lowers the model's Pads into ops candle-onnx evaluates (padkit-lower's portable op
 //! set), then calls `candle_onnx::simple_eval`, which evaluates every other node exactly
 //! as before.
 //!
@@ -7,11 +7,14 @@
 //! op (its evaluator is one `match`), so a walk of padkit's would have to evaluate every
 //! other node too, and drift from candle-onnx's own; the lowering leaves them to it.
 //!
-//! Each call lowers the model for the inputs it is given: their shapes become the graph
-//! inputs' declared shapes, and small `int64` inputs (pads or axes fed at run time) become
-//! constants, so that every Pad lowers to index maps of known size. A model evaluated
-//! many times on inputs of one shape can be lowered once with [`lower`] and run with
-//! `candle_onnx::simple_eval`.
+//! Each call lowers the model for the inputs it is given ([`lower_for`]): their shapes
+//! fill the unknown extents of the graph inputs' declared shapes, and small `int64` inputs
+//! (pads or axes fed at run time) become constants, so that Pads lower to index maps of
+//! known size. padkit-lower knows the shapes of graph inputs, initializers, constants and
+//! values with `value_info`; a Pad of another op's output without `value_info` is not
+//! lowered, and the model then goes to candle-onnx as it is (whose own Pad runs reflect
+//! mode only). A model evaluated many times on inputs of one shape can be lowered once
+//! with [`lower`] and run with `candle_onnx::simple_eval`.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -66,13 +69,7 @@ pub fn simple_eval_with(
     inputs: HashMap<String, Tensor>,
     options: &Options,
 ) -> candle_core::Result<HashMap<String, Tensor>> {
-    let lowered = if has_pad(model.graph.as_ref()) {
-        let mut m = to_tract(model)?;
-        pin_inputs(&mut m, &inputs)?;
-        Cow::Owned(from_tract(&lower_tract(&m, options)?)?)
-    } else {
-        Cow::Borrowed(model)
-    };
+    let lowered = lower_for(model, &inputs, options)?;
     // candle-onnx indexes and unwraps what a model gives it: a panic there is an error
     // here, naming it (the panic hook still prints it).
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -90,20 +87,47 @@ pub fn simple_eval_with(
     })
 }
 
-/// `model` with every Pad lowered into padkit-lower's portable op set, for any input (Pads
-/// whose pads or axes are fed at run time are refused: [`simple_eval`] takes them as the
-/// call's constants).
+/// The model [`simple_eval_with`] hands to `candle_onnx::simple_eval` for `inputs`:
+/// `model` itself when it has no Pad, else `model` with its Pads lowered for these inputs
+/// (their unknown extents set from the fed shapes; `int64` inputs of at most
+/// [`MAX_PINNED_ELEMENTS`] elements, declared `int64` and not also initializers, taken as
+/// constants). Where padkit-lower does not rewrite a Pad (one whose data's shape is not
+/// known when the model is read: the output of another op without `value_info`, say),
+/// `model` itself, which candle-onnx runs as it would alone.
+///
+/// # Errors
+///
+/// A Pad that cannot run on its inputs (with the node and padkit's reason), a malformed
+/// model (padkit-lower's checks, those ONNX Runtime makes when it loads a model).
+pub fn lower_for<'m>(
+    model: &'m ModelProto,
+    inputs: &HashMap<String, Tensor>,
+    options: &Options,
+) -> candle_core::Result<Cow<'m, ModelProto>> {
+    if !has_pad(model.graph.as_ref()) {
+        return Ok(Cow::Borrowed(model));
+    }
+    let mut m = to_tract(model)?;
+    pin_inputs(&mut m, inputs)?;
+    match padkit_lower::lower_with(&m, options) {
+        Ok(lowered) => Ok(Cow::Owned(from_tract(&lowered)?)),
+        Err(padkit_lower::LowerError::NotLowered { .. }) => Ok(Cow::Borrowed(model)),
+        Err(e) => Err(candle_core::Error::wrap(e)),
+    }
+}
+
+/// `model` with every Pad lowered into padkit-lower's portable op set, for any input
+/// padkit-lower can lower it for: Pads whose pads or axes are fed at run time, or whose
+/// data's shape is not known when the model is read, are refused ([`simple_eval`] takes
+/// the call's inputs as constants instead).
 ///
 /// # Errors
 ///
 /// As padkit-lower's `lower`: a malformed model, a Pad that cannot run, a Pad it does not
 /// rewrite (the node and the reason).
 pub fn lower(model: &ModelProto) -> candle_core::Result<ModelProto> {
-    from_tract(&lower_tract(&to_tract(model)?, &Options::default())?)
-}
-
-fn lower_tract(model: &pb::ModelProto, options: &Options) -> candle_core::Result<pb::ModelProto> {
-    padkit_lower::lower_with(model, options).map_err(candle_core::Error::wrap)
+    let lowered = padkit_lower::lower(&to_tract(model)?).map_err(candle_core::Error::wrap)?;
+    from_tract(&lowered)
 }
 
 /// Whether a Pad or CenterCropPad is in `graph` or in a graph of its nodes' attributes.
@@ -126,14 +150,16 @@ fn from_tract(model: &pb::ModelProto) -> candle_core::Result<ModelProto> {
     ModelProto::decode(model.encode_to_vec().as_slice()).map_err(candle_core::Error::wrap)
 }
 
-/// Fixes the graph inputs fed in `inputs` for one call's lowering: their declared shapes
-/// become the fed shapes, and `int64` inputs of at most [`MAX_PINNED_ELEMENTS`] elements
-/// become initializers holding the fed values (candle-onnx reads the same values either
-/// way).
+/// Fixes the graph inputs fed in `inputs` for one call's lowering: the unknown extents of
+/// their declared shapes become the fed extents (declared extents stay, so candle-onnx
+/// still checks them), and `int64` inputs declared `int64`, of at most
+/// [`MAX_PINNED_ELEMENTS`] elements and not also initializers become initializers holding
+/// the fed values (candle-onnx reads the same values either way).
 fn pin_inputs(
     model: &mut pb::ModelProto,
     inputs: &HashMap<String, Tensor>,
 ) -> candle_core::Result<()> {
+    use pb::tensor_shape_proto::{Dimension, dimension::Value as Dim};
     let Some(graph) = model.graph.as_mut() else {
         return Ok(());
     };
@@ -149,29 +175,38 @@ fn pin_inputs(
             kept.push(input);
             continue;
         };
+        let initialized = graph.initializer.iter().any(|i| i.name == input.name);
         if t.elem_type == pb::tensor_proto::DataType::Int64 as i32
             && fed.dtype() == DType::I64
             && fed.elem_count() <= MAX_PINNED_ELEMENTS
+            && !initialized
         {
             let value = crate::convert::from_candle(fed)?;
-            // (the fed value overrides an initializer of the same name)
-            graph.initializer.retain(|i| i.name != input.name);
             graph
                 .initializer
                 .push(padkit_onnx::proto::tensor_to_proto(&value, &input.name));
-        } else {
-            t.shape = Some(pb::TensorShapeProto {
-                dim: fed
-                    .dims()
-                    .iter()
-                    .map(|&d| pb::tensor_shape_proto::Dimension {
-                        value: Some(pb::tensor_shape_proto::dimension::Value::DimValue(d as i64)),
-                        ..Default::default()
-                    })
-                    .collect(),
-            });
-            kept.push(input);
+            continue;
         }
+        let fed_dim = |&d: &usize| Dimension {
+            value: Some(Dim::DimValue(d as i64)),
+            ..Default::default()
+        };
+        match t.shape.as_mut() {
+            None => {
+                t.shape = Some(pb::TensorShapeProto {
+                    dim: fed.dims().iter().map(fed_dim).collect(),
+                })
+            }
+            Some(shape) if shape.dim.len() == fed.rank() => {
+                for (dim, d) in shape.dim.iter_mut().zip(fed.dims()) {
+                    if !matches!(dim.value, Some(Dim::DimValue(_))) {
+                        *dim = fed_dim(d);
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+        kept.push(input);
     }
     graph.input = kept;
     Ok(())

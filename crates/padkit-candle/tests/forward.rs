@@ -223,3 +223,13 @@ fn bad_pads_are_errors_naming_axis_and_numbers() {
     let huge = PadSpec::new(vec![0, i64::MAX / 2, 0, 0]);
     assert!(matches!(pad_with(&x, &huge, 0), Err(Error::Pad(_))));
 }
+
+/// candle's safetensors loader stores f4 packed, two codes a byte: storage shorter than
+/// one byte an element is an error, on the kernel and in `from_candle`, not a panic.
+#[test]
+fn packed_code_storage_is_an_error() {
+    let x = Tensor::from_raw_buffer(&[0u8; 2], DType::F4, &[4], &Device::Cpu).unwrap();
+    assert!(pad_with(&x, &PadSpec::new(vec![1, 0]), 0).is_err());
+    let err = from_candle(&x).unwrap_err().to_string();
+    assert!(err.contains("one byte an element"), "{err}");
+}

@@ -139,3 +139,27 @@ fn center_crop_pad() {
         [[0.0], [2.0], [5.0], [0.0]]
     );
 }
+
+/// A Pad of another op's output without `value_info`: padkit-lower does not know its
+/// data's shape, so the model goes to candle-onnx as it is, whose own reflect Pad runs it.
+#[test]
+fn pads_padkit_lower_cannot_rewrite_go_to_candle_onnx_as_they_are() {
+    let mut m = PadModel::new(19, "reflect", data(), vec![0, 1, 0, 1], Feed::Initializer).proto();
+    let graph = m.graph.as_mut().unwrap();
+    graph.node[0].input[0] = "r".into();
+    graph.node.insert(
+        0,
+        tract_onnx::pb::NodeProto {
+            op_type: "Relu".into(),
+            input: vec!["x".into()],
+            output: vec!["r".into()],
+            ..Default::default()
+        },
+    );
+    let model = candle_onnx::onnx::ModelProto::decode(m.encode_to_vec().as_slice()).unwrap();
+    assert!(padkit_candle::onnx::lower(&model).is_err());
+    assert_eq!(
+        run(&model, vec![("x", x())]).unwrap(),
+        [[2.0, 1.0, 2.0, 3.0, 2.0], [5.0, 4.0, 5.0, 6.0, 5.0]]
+    );
+}

@@ -1,6 +1,5 @@
-//! Pads as frameworks' tensor APIs take them: `(before, after)` pairs for the last dims
-//! (as `torch.nn.functional.pad`, Burn's `Tensor::pad` and candle's `pad_with_zeros`
-//! count them) or for named axes; negative values crop. The adapters' `padkit_pad`
+//! Pads as tensor APIs take them: `(before, after)` pairs for the last dims, in order (as
+//! Burn's `Tensor::pad` takes them), or for named axes; negative values crop. The adapters' `padkit_pad`
 //! methods take any [`Padding`].
 
 use crate::{PadMode, PadSpec};

@@ -54,12 +54,15 @@ pub fn run(
     }
     let candle_model = candle_onnx::onnx::ModelProto::decode(model.encode_to_vec().as_slice())?;
     let options = padkit_candle::onnx::Options::default().with_max_output_bytes(max_output_bytes);
+    // padkit-candle's simple_eval is its lowering, then candle-onnx's: run here as two
+    // steps, so that a panic of candle-onnx's is a crash (isolated), as on stock-candle.
+    let runnable = if stock {
+        std::borrow::Cow::Borrowed(&candle_model)
+    } else {
+        padkit_candle::onnx::lower_for(&candle_model, &feeds, &options)?
+    };
     let mut outputs = isolated("candle-onnx", || {
-        Ok(if stock {
-            candle_onnx::simple_eval(&candle_model, feeds)?
-        } else {
-            padkit_candle::onnx::simple_eval_with(&candle_model, feeds, &options)?
-        })
+        Ok(candle_onnx::simple_eval(&runnable, feeds)?)
     })?;
     let graph = model.graph.as_ref().context("the model has no graph")?;
     let mut outs = vec![];
@@ -100,10 +103,11 @@ fn elem_type(t: Option<&tract_onnx::pb::TypeProto>) -> Option<DType> {
 }
 
 /// Why candle-onnx's own reflect Pad cannot be run on `model` without an unbounded
-/// allocation, if it cannot: it casts pads `as usize`, so a negative pad asks for an
-/// index map of some 2^64 entries, which it collects (the process is killed, not
-/// refused); and it checks no output size. Pads and data are read where the model or the
-/// feeds hold them.
+/// allocation, if it cannot: it counts each axis' index map as `pre as usize + dim + post
+/// as usize` and collects it, so a negative pad that leaves that sum near 2^64 (it does
+/// not overflow) would be collected until the process is killed; and it checks no output
+/// size. Read where the main graph, its `Constant` nodes or the feeds hold pads and data
+/// (Pads inside subgraphs are not looked at).
 fn unbounded_reflect(
     model: &ModelProto,
     fed: &HashMap<&str, &padkit::Tensor>,
@@ -114,10 +118,16 @@ fn unbounded_reflect(
         if let Some(t) = fed.get(name) {
             return Some((*t).clone());
         }
+        let constant = graph.node.iter().find_map(|n| {
+            (n.op_type == "Constant" && n.output.first().is_some_and(|o| o == name))
+                .then(|| n.attribute.iter().find_map(|a| a.t.as_ref()))
+                .flatten()
+        });
         graph
             .initializer
             .iter()
             .find(|t| t.name == name)
+            .or(constant)
             .and_then(|t| padkit_onnx::proto::tensor_from_proto(t).ok())
     };
     for node in graph
@@ -128,31 +138,31 @@ fn unbounded_reflect(
         let (Some(data), Some(pads)) = (known(&node.input[0]), known(&node.input[1])) else {
             continue;
         };
-        let Ok(pads) = pads.to_vec::<i64>() else {
+        let (Ok(pads), rank) = (pads.to_vec::<i64>(), data.shape().len()) else {
             continue;
         };
-        if pads.iter().any(|&p| p < 0) {
-            return Some(
-                "candle-onnx 0.11.1 casts negative pads to usize (an unbounded allocation)".into(),
-            );
-        }
-        let rank = data.shape().len();
         if pads.len() != 2 * rank {
             continue;
         }
-        let elements = data
-            .shape()
-            .iter()
-            .enumerate()
-            .try_fold(1i128, |acc, (i, &d)| {
-                acc.checked_mul(d as i128 + i128::from(pads[i]) + i128::from(pads[i + rank]))
-            });
-        let bytes = elements
-            .and_then(|e| e.checked_mul(data.dtype().storage_bytes(1).unwrap_or(1) as i128));
-        if bytes.is_none_or(|b| b > i128::from(limit)) {
-            return Some(
-                "candle-onnx 0.11.1 checks no Pad output size: above the output limit".into(),
-            );
+        let mut elements: u128 = 1;
+        for (axis, &dim) in data.shape().iter().enumerate() {
+            // candle-onnx's count, which overflows (a panic, caught) or wraps to a huge one
+            let (pre, post) = (pads[axis] as u64, pads[axis + rank] as u64);
+            let Some(count) = pre
+                .checked_add(dim as u64)
+                .and_then(|c| c.checked_add(post))
+            else {
+                continue;
+            };
+            let count = if dim > 1 { count } else { dim as u64 };
+            elements = elements.saturating_mul(u128::from(count));
+        }
+        let width = data.dtype().storage_bytes(1).unwrap_or(1).max(8) as u128;
+        if elements.saturating_mul(width) > u128::from(limit) {
+            return Some(format!(
+                "candle-onnx 0.11.1 would allocate for {elements} elements (it checks no Pad \
+                 size, and casts negative pads to usize): above the output limit"
+            ));
         }
     }
     None
