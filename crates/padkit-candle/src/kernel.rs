@@ -2,8 +2,10 @@
 //! padkit's adjoint (itself a `CustomOp1`, whose backward is the pad again: gradients of
 //! any order).
 
+use std::borrow::Cow;
+
 use candle_core::{CpuStorage, CustomOp1, DType, Layout, Shape, Tensor};
-use padkit::{PadSpec, Plan, pad_adjoint};
+use padkit::{PadError, PadSpec, Plan, pad_adjoint};
 
 use crate::{Error, Fill};
 
@@ -37,14 +39,41 @@ fn op_error(e: impl Into<Error>) -> candle_core::Error {
     candle_core::Error::from(e.into())
 }
 
-/// The input's elements, where `layout` holds them in a row (candle's layouts of a
-/// contiguous tensor, at any offset).
-fn window<'s, T>(data: &'s [T], layout: &Layout) -> candle_core::Result<&'s [T]> {
-    let (start, end) = layout
-        .contiguous_offsets()
-        .ok_or_else(|| candle_core::Error::msg("padkit's kernel reads contiguous inputs only"))?;
-    data.get(start..end)
-        .ok_or_else(|| candle_core::Error::msg("a layout past the end of its storage"))
+/// The input's elements in row-major order: in place where `layout` holds them in a row
+/// (a contiguous tensor, at any offset), else gathered through its strides (a transposed,
+/// narrowed or broadcast view) into one copy.
+fn window<'s, T: Copy>(data: &'s [T], layout: &Layout) -> candle_core::Result<Cow<'s, [T]>> {
+    let past_the_end = || candle_core::Error::msg("a layout past the end of its storage");
+    if let Some((start, end)) = layout.contiguous_offsets() {
+        return data
+            .get(start..end)
+            .map(Cow::Borrowed)
+            .ok_or_else(past_the_end);
+    }
+    let (dims, strides) = (layout.dims(), layout.stride());
+    let len = layout.shape().elem_count();
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| {
+        op_error(PadError::Alloc {
+            bytes: len.saturating_mul(size_of::<T>()),
+        })
+    })?;
+    // an odometer over the output's indices, the offset kept in step
+    let mut index = vec![0usize; dims.len()];
+    let mut offset = layout.start_offset();
+    for _ in 0..len {
+        out.push(*data.get(offset).ok_or_else(past_the_end)?);
+        for axis in (0..dims.len()).rev() {
+            index[axis] += 1;
+            offset += strides[axis];
+            if index[axis] < dims[axis] {
+                break;
+            }
+            offset -= strides[axis] * dims[axis];
+            index[axis] = 0;
+        }
+    }
+    Ok(Cow::Owned(out))
 }
 
 impl CustomOp1 for PadOp {
@@ -63,6 +92,7 @@ impl CustomOp1 for PadOp {
                 match storage {
                     $(CpuStorage::$variant(data) => {
                         let input = window(data, layout)?;
+                        let input = &input[..];
                         let fill = bytemuck::pod_read_unaligned(&self.fill);
                         CpuStorage::$variant(self.plan.run_to_vec(input, &fill).map_err(op_error)?)
                     })*
@@ -85,7 +115,7 @@ impl CustomOp1 for PadOp {
             pad: self.clone(),
             input_shape: arg.dims().to_vec(),
         };
-        grad_res.contiguous()?.apply_op1(adjoint).map(Some)
+        grad_res.apply_op1(adjoint).map(Some)
     }
 }
 
@@ -112,7 +142,7 @@ impl CustomOp1 for Adjoint {
             ($($variant:ident),*) => {
                 match storage {
                     $(CpuStorage::$variant(data) => CpuStorage::$variant(
-                        pad_adjoint(window(data, layout)?, shape, spec).map_err(op_error)?,
+                        pad_adjoint(&window(data, layout)?, shape, spec).map_err(op_error)?,
                     ),)*
                     _ => return Err(op_error(Error::NoGradient(self.pad.dtype))),
                 }
@@ -133,18 +163,13 @@ impl CustomOp1 for Adjoint {
             fill: vec![0; self.pad.fill.len()],
             ..self.pad.clone()
         };
-        grad_res.contiguous()?.apply_op1(zero).map(Some)
+        grad_res.apply_op1(zero).map(Some)
     }
 }
 
 /// Pads `x` (a CPU tensor) with padkit's kernel, recorded for autograd.
 pub(crate) fn pad(x: &Tensor, op: PadOp) -> candle_core::Result<Tensor> {
-    // Strided inputs are read through their layout by candle's copy, once.
-    let x = if x.is_contiguous() {
-        x.clone()
-    } else {
-        x.contiguous()?
-    };
+    // (a strided input is gathered through its layout by `cpu_fwd`, once)
     x.apply_op1(op)
 }
 
