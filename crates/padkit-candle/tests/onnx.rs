@@ -163,3 +163,35 @@ fn pads_padkit_lower_cannot_rewrite_go_to_candle_onnx_as_they_are() {
         [[2.0, 1.0, 2.0, 3.0, 2.0], [5.0, 4.0, 5.0, 6.0, 5.0]]
     );
 }
+
+/// A model lowered once with run-time pads and axes (index maps computed in the graph:
+/// padkit-lower's run-time ops) runs on candle-onnx itself, for any pads fed.
+#[test]
+fn run_time_index_maps_run_on_candle_onnx() {
+    let cpu = Device::Cpu;
+    #[rustfmt::skip]
+    let cases = [
+        // the window [1, 2, 3] (the end cropped by 1), reflected 3 wide
+        ("reflect", [3i64, -1], [[2.0f32, 3.0, 2.0, 1.0, 2.0, 3.0], [5.0, 6.0, 5.0, 4.0, 5.0, 6.0]]),
+        ("constant", [2, 0], [[0.0, 0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 4.0, 5.0, 6.0, 7.0]]),
+        ("wrap", [1, 1], [[4.0, 1.0, 2.0, 3.0, 4.0, 1.0], [7.0, 4.0, 5.0, 6.0, 7.0, 4.0]]),
+    ];
+    for (mode, pads, want) in cases {
+        let values = [1f32, 2.0, 3.0, 4.0, 4.0, 5.0, 6.0, 7.0];
+        let data = padkit::Tensor::from_slice(&[2, 4], &values).unwrap();
+        let m = PadModel::new(19, mode, data, pads.to_vec(), Feed::Input)
+            .with_axes(vec![-1], Feed::Input);
+        let model = padkit_candle::onnx::lower(&candle_model(&m)).unwrap();
+        let x = Tensor::from_slice(&values, (2, 4), &cpu).unwrap();
+        let inputs = HashMap::from([
+            ("x".to_string(), x),
+            ("pads".to_string(), Tensor::new(&pads, &cpu).unwrap()),
+            ("axes".to_string(), Tensor::new(&[-1i64], &cpu).unwrap()),
+        ]);
+        let y = candle_onnx::simple_eval(&model, inputs)
+            .unwrap()
+            .remove("y")
+            .unwrap();
+        assert_eq!(y.to_vec2::<f32>().unwrap(), want, "{mode}");
+    }
+}

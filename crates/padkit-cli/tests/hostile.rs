@@ -13,9 +13,10 @@ use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 
 const ENGINES: [&str; 5] = ["core", "tract", "burn", "lowered-tract", "candle"];
 
-/// The engines that run Pads whose pads are fed at run time (padkit-lower does not lower
-/// those yet: `lowered-tract` refuses them, saying so; padkit-candle takes the fed pads as
-/// constants of the call).
+/// The engines that refuse bad pads fed at run time with padkit's message (padkit-candle
+/// takes the fed pads as constants of the call). padkit-lower computes such Pads' index
+/// maps in the graph, which fails where the original must, but with the runtime's own
+/// error (a Gather out of range), so `lowered-tract` is not among them.
 const RUNTIME_PADS_ENGINES: [&str; 4] = ["core", "tract", "burn", "candle"];
 
 /// A fresh directory for one test.

@@ -117,6 +117,24 @@ impl<'n> Emitter<'n> {
         out
     }
 
+    /// A node of `op` on `inputs` without attributes; returns its output's name.
+    pub(crate) fn op(&mut self, op: &str, inputs: &[&str]) -> String {
+        self.op_with(op, inputs, &[])
+    }
+
+    /// A node of `op` on `inputs` with integer attributes `ints`; returns its output's name.
+    pub(crate) fn op_with(&mut self, op: &str, inputs: &[&str], ints: &[(&str, i64)]) -> String {
+        let inputs = inputs.iter().map(|s| s.to_string()).collect();
+        let attrs = ints.iter().map(|&(name, v)| int(name, v)).collect();
+        self.node(op, inputs, attrs)
+    }
+
+    /// `x` gathered on `axis` by the graph value `indices`.
+    pub(crate) fn gather_by(&mut self, x: &str, axis: usize, indices: &str) -> String {
+        let inputs = vec![x.to_string(), indices.to_string()];
+        self.node("Gather", inputs, vec![int("axis", axis as i64)])
+    }
+
     /// A `Constant` node holding `t`.
     pub(crate) fn constant(&mut self, t: &Tensor) -> String {
         let value = AttributeProto {
@@ -168,8 +186,7 @@ impl<'n> Emitter<'n> {
     pub(crate) fn gather(&mut self, x: &str, axis: usize, indices: &[i64]) -> String {
         let indices = Tensor::from_slice(&[indices.len()], indices).expect("a 1-D int64 map");
         let indices = self.constant(&indices);
-        let attrs = vec![int("axis", axis as i64)];
-        self.node("Gather", vec![x.to_string(), indices], attrs)
+        self.gather_by(x, axis, &indices)
     }
 
     /// `parts` joined along `axis`.

@@ -6,11 +6,10 @@
 //! exactly what padkit's core computes, at the model's own opset. Other nodes, names,
 //! inputs, outputs and metadata are left as they are.
 //!
-//! This is the lowering's first part: Pads whose operands (pads, constant value, axes)
-//! are known when the model is read (attributes, initializers, Constant nodes, or small
-//! integer tensors computed from them, as PyTorch's `F.pad` export computes its pads), in
-//! the main graph and in `If`, `Loop` and `Scan` bodies. Where the data's shape is known
-//! when the model is read, each becomes, per padded axis:
+//! Pads whose pads and axes are known when the model is read (attributes, initializers,
+//! Constant nodes, or small integer tensors computed from them, as PyTorch's `F.pad`
+//! export computes its pads), in the main graph and in `If`, `Loop` and `Scan` bodies,
+//! where the data's shape is known when the model is read, become, per padded axis:
 //! - constant mode: a `Slice` of the data where it is cropped, joined by `Concat` between
 //!   fill blocks (`ConstantOfShape`, or a constant of the block where the opset's
 //!   `ConstantOfShape` does not take the element type);
@@ -25,9 +24,13 @@
 //! interior padding) become the data joined with borders: `ConstantOfShape` of the data's
 //! `Shape` with the border's width, or a `Gather` of positions counted from either end.
 //!
+//! Where pads or axes are computed at run time (from opset 11), each padded axis' index map
+//! is computed in the graph ([`RUN_TIME_OPS`]: `Range` and int64 arithmetic) and read by
+//! one `Gather`; what the original refuses fails there too, with the runtime's error.
+//!
 //! ONNX's `CenterCropPad` is lowered as the constant-mode pad it is, where its target is a
-//! constant and the extents it sets are known. Other Pads (operands computed from the data
-//! at run time, crops of data whose shape is known only then) are refused with an error
+//! constant and the extents it sets are known. Other Pads (interior padding by run-time
+//! pads, crops of data whose shape is known only at run time) are refused with an error
 //! naming the node and the reason ([`LowerError::NotLowered`]).
 //!
 //! ```
@@ -41,11 +44,13 @@
 //! assert!(!ops.contains(&"Pad"));
 //! ```
 
+mod dynamic;
 mod emit;
 mod fold;
 mod graph;
 mod pad;
 
+pub use dynamic::RUN_TIME_OPS;
 pub use emit::MAX_BLOCK_BYTES;
 pub use pad::MAX_MAP_LEN;
 

@@ -10,6 +10,7 @@ use padkit::{DType, Data, PadMode, PadSpec, Tensor};
 use tract_onnx::pb::NodeProto;
 
 use crate::LowerError;
+use crate::dynamic;
 use crate::emit::{Emitter, Fill, Run, constant_of_shape_takes};
 use crate::graph::{Scope, Walk, operand};
 use padkit_onnx::graph::describe;
@@ -55,19 +56,19 @@ pub(crate) fn lower_pad(
             LowerError::Model(anyhow::anyhow!("{} lacks input {ix}", describe(node)))
         })
     };
-    let pads = match &pad.attr_pads {
-        Some(p) => p.clone(),
-        None => ints(operand(scope, node, Operand::Pads, input(1)?, dtype)?),
-    };
-    let axes = match pad.axes_input {
-        Some(ix) => Some(ints(operand(
-            scope,
-            node,
-            Operand::Axes,
-            input(ix)?,
-            dtype,
-        )?)),
-        None => None,
+    let axes_name = pad.axes_input.map(input).transpose()?;
+    // axes fed at run time: their declared type checked here, their values by the graph
+    let run_time_axes = axes_name.filter(|name| scope.constant(name).is_none());
+    if let Some(name) = run_time_axes
+        && let Some((vt, _)) = scope.type_of(name)
+    {
+        Operand::Axes
+            .check_type(*vt, dtype)
+            .map_err(|e| LowerError::pad(node, e))?;
+    }
+    let axes = match (axes_name, run_time_axes) {
+        (Some(name), None) => Some(ints(operand(scope, node, Operand::Axes, name, dtype)?)),
+        _ => None,
     };
     let known = |t: padkit::Result<Tensor>| t.map(Fill::Known);
     let fill = match (pad.attr_value, pad.value_input) {
@@ -102,6 +103,51 @@ pub(crate) fn lower_pad(
         (None, None) => known(zero(dtype)),
     }
     .map_err(|e| LowerError::pad(node, e))?;
+    let pads = match &pad.attr_pads {
+        Some(p) => p.clone(),
+        None if scope.constant(input(1)?).is_none() || run_time_axes.is_some() => {
+            // pads or axes known only at run time: index maps computed in the graph
+            let name = input(1)?;
+            if let Some((vt, shape)) = scope.type_of(name) {
+                let operand = Operand::Pads;
+                operand
+                    .check_type(*vt, DType::Int64)
+                    .map_err(|e| LowerError::pad(node, e))?;
+                if let Some(shape) = shape.iter().copied().collect::<Option<Vec<usize>>>() {
+                    operand
+                        .check_shape(&shape)
+                        .map_err(|e| LowerError::pad(node, e))?;
+                }
+            }
+            if pad.interior.is_some() {
+                return Err(LowerError::NotLowered {
+                    node: describe(node),
+                    why: "its pads or axes are computed at run time, and padkit-lower lowers \
+                          interior padding only with pads and axes known when the model is read"
+                        .into(),
+                });
+            }
+            let axes = match (run_time_axes, axes) {
+                (Some(name), _) => dynamic::Axes::RunTime(name),
+                (None, Some(axes)) => dynamic::Axes::Known(
+                    padkit::spec::normalize_axes(&axes, shape.len())
+                        .map_err(|e| LowerError::pad(node, e))?,
+                ),
+                (None, None) => dynamic::Axes::Known((0..shape.len()).collect()),
+            };
+            let run_time = dynamic::RunTimePad {
+                x,
+                dtype,
+                shape: &shape,
+                pads: name,
+                axes,
+                mode: pad.mode,
+                fill: &fill,
+            };
+            return dynamic::lower(walk, node, scope, y, run_time);
+        }
+        None => ints(operand(scope, node, Operand::Pads, input(1)?, dtype)?),
+    };
     let spec = PadSpec::new(pads)
         .with_axes(axes)
         .with_interior(pad.interior)

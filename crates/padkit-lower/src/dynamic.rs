@@ -1,0 +1,282 @@
+//! Pads whose `pads` or `axes` are known only at run time (from opset 11, where `Range`
+//! is): each padded axis' index map is computed in the graph from the pads and the axis'
+//! extent, then one `Gather` reads it. Where the axes are known only at run time, every
+//! axis is mapped, its pads summed from the entries whose axis (normalized) is it. The maps follow the core's rules: crop to the window
+//! `[s, s + k)` (`s = max(0, -begin)`, `k = d - s - max(0, -end)`), then constant mode reads
+//! a plane of fill outside the data, edge clamps to the window, and reflect, symmetric and
+//! wrap fold positions into it with the period of their mirror (`2(k-1)`, `2k`, `k`),
+//! numpy's answer for pads wider than the axis.
+//!
+//! The ops are those of [`PORTABLE_OPS`](crate::PORTABLE_OPS) and the arithmetic
+//! [`RUN_TIME_OPS`]: `Range`, `Add`, `Sub`, `Mul`, `Div` (of non-negative numbers, where
+//! truncation is floor), `Abs`, `Less` and `Where` on `int64` scalars and index maps, and
+//! for axes fed at run time `Equal`, `Cast` and `ReduceSum`. Run-time pads and axes the
+//! original must refuse (crops past the axis, axes out of range or repeated) are not
+//! detected: the lowered model's answer is then unspecified.
+
+use padkit::{DType, PadMode, Tensor};
+use tract_onnx::pb::NodeProto;
+
+use crate::LowerError;
+use crate::emit::{Emitter, Fill, constant_of_shape_takes};
+use crate::graph::{Scope, Walk};
+use padkit_onnx::graph::describe;
+
+/// The ops a Pad with run-time pads adds to [`PORTABLE_OPS`](crate::PORTABLE_OPS).
+pub const RUN_TIME_OPS: [&str; 11] = [
+    "Range",
+    "Add",
+    "Sub",
+    "Mul",
+    "Div",
+    "Abs",
+    "Less",
+    "Where",
+    "Equal",
+    "Cast",
+    "ReduceSum",
+];
+
+/// The padded axes of a Pad with run-time pads.
+pub(crate) enum Axes<'a> {
+    /// Known when the model is read: normalized, in the order of `pads`.
+    Known(Vec<usize>),
+    /// The graph value that holds them at run time.
+    RunTime(&'a str),
+}
+
+/// What a Pad with run-time pads needs besides them.
+pub(crate) struct RunTimePad<'a> {
+    /// The data, its element type and (partly known) shape.
+    pub(crate) x: &'a str,
+    pub(crate) dtype: DType,
+    pub(crate) shape: &'a [Option<usize>],
+    /// The `pads` input: `2 m` values over the padded axes.
+    pub(crate) pads: &'a str,
+    /// The padded axes.
+    pub(crate) axes: Axes<'a>,
+    pub(crate) mode: PadMode,
+    pub(crate) fill: &'a Fill,
+}
+
+/// The nodes that pad `p.x` into `y` with pads read at run time; registers `y`'s type.
+pub(crate) fn lower(
+    walk: &mut Walk<'_>,
+    node: &NodeProto,
+    scope: &mut Scope,
+    y: &str,
+    p: RunTimePad<'_>,
+) -> Result<Vec<NodeProto>, LowerError> {
+    let refuse = |why: &str| {
+        Err(LowerError::NotLowered {
+            node: describe(node),
+            why: format!("its pads or axes are computed at run time, and {why}"),
+        })
+    };
+    if walk.opset < 11 {
+        return refuse("before opset 11 ONNX has no Range to compute index maps with");
+    }
+    if matches!(
+        p.dtype,
+        DType::String | DType::Complex64 | DType::Complex128
+    ) {
+        return refuse("padkit-lower gathers no strings or complex numbers by computed maps");
+    }
+    if p.mode == PadMode::Constant
+        && let Fill::Known(t) = p.fill
+        && !constant_of_shape_takes(t.dtype(), walk.opset)
+    {
+        return refuse("its fill's type is not one ConstantOfShape takes at the model's opset");
+    }
+    let rank = p.shape.len();
+    let walk_limit = walk.options.max_output_bytes;
+    let mut e = Emitter::new(walk.opset, y, &mut walk.names);
+    let int = |e: &mut Emitter<'_>, v: i64| {
+        e.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
+    };
+    let (zero, one) = (int(&mut e, 0), int(&mut e, 1));
+    // max(0, v) and min(v, hi) of int64 values
+    let relu = |e: &mut Emitter<'_>, v: &str| {
+        let negative = e.op("Less", &[v, &zero]);
+        e.op("Where", &[&negative, &zero, v])
+    };
+    let mut value = p.x.to_string();
+    let mut now = p.shape.to_vec();
+    // each padded axis with its begin and end pads (int64 scalars)
+    let mut padded = vec![];
+    match &p.axes {
+        Axes::Known(axes) => {
+            let m = axes.len() as i64;
+            for (j, &axis) in axes.iter().enumerate() {
+                let mut at = |k: i64| {
+                    let k = int(&mut e, k);
+                    e.op("Gather", &[p.pads, &k])
+                };
+                let (begin, end) = (at(j as i64), at(j as i64 + m));
+                padded.push((axis, begin, end));
+            }
+        }
+        Axes::RunTime(axes) => {
+            let r = int(&mut e, rank as i64);
+            // (axes may be int32)
+            let axes = e.op_with("Cast", &[axes], &[("to", DType::Int64.onnx_code() as i64)]);
+            let negative = e.op("Less", &[&axes, &zero]);
+            let shifted = e.op("Add", &[&axes, &r]);
+            let axes = e.op("Where", &[&negative, &shifted, &axes]);
+            let m = e.op("Shape", &[&axes]);
+            let start = e.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
+            let twice = e.op("Add", &[&m, &m]);
+            let begins = e.op("Slice", &[p.pads, &start, &m]);
+            let ends = e.op("Slice", &[p.pads, &m, &twice]);
+            for axis in 0..rank {
+                let a = int(&mut e, axis as i64);
+                let mask = e.op("Equal", &[&axes, &a]);
+                let mask = e.op_with("Cast", &[&mask], &[("to", DType::Int64.onnx_code() as i64)]);
+                let mut sum = |pads: &str| {
+                    let picked = e.op("Mul", &[&mask, pads]);
+                    e.op_with("ReduceSum", &[&picked], &[("keepdims", 0)])
+                };
+                let (begin, end) = (sum(&begins), sum(&ends));
+                padded.push((axis, begin, end));
+            }
+        }
+    }
+    for (axis, begin, end) in padded {
+        let d = match p.shape[axis] {
+            Some(d) => int(&mut e, d as i64),
+            None => {
+                let shape = e.op("Shape", &[&value]);
+                let a = int(&mut e, axis as i64);
+                e.op("Gather", &[&shape, &a])
+            }
+        };
+        let n = e.op("Add", &[&d, &begin]);
+        let n = e.op("Add", &[&n, &end]);
+        // the window the index modes read: [s, s + k)
+        let window = (p.mode != PadMode::Constant).then(|| {
+            let neg_begin = e.op("Sub", &[&zero, &begin]);
+            let s = relu(&mut e, &neg_begin);
+            let neg_end = e.op("Sub", &[&zero, &end]);
+            let cut_end = relu(&mut e, &neg_end);
+            let k = e.op("Sub", &[&d, &s]);
+            (s, e.op("Sub", &[&k, &cut_end]))
+        });
+        // what the original refuses fails here too, before anything is allocated: a
+        // negative extent; in the index modes, crops past the axis or padding from an
+        // empty window; an output above the limit
+        let flag = |e: &mut Emitter<'_>, cond: &str| e.op("Where", &[cond, &one, &zero]);
+        let negative = e.op("Less", &[&n, &zero]);
+        let mut flags = vec![flag(&mut e, &negative)];
+        if let Some((_, k)) = &window {
+            // (int64 flags: ONNX Runtime's Where takes no bool values)
+            let crossed = e.op("Less", &[k, &zero]);
+            let crossed = flag(&mut e, &crossed);
+            let empty = e.op("Less", &[k, &one]);
+            let empty = flag(&mut e, &empty);
+            let pads = e.op("Less", &[&zero, &n]);
+            flags.push(e.op("Where", &[&pads, &empty, &crossed]));
+        }
+        if let Some(limit) = walk_limit {
+            let above = over_limit(&mut e, &value, rank, axis, &n, p.dtype, limit);
+            flags.push(flag(&mut e, &above));
+        }
+        let n = guarded(&mut e, &n, flags, &zero, &one);
+        let o = e.op("Range", &[&zero, &n, &one]);
+        let i = e.op("Sub", &[&o, &begin]);
+        let (data, index) = if let Some((s, k)) = window {
+            let j = e.op("Sub", &[&i, &s]);
+            let r = if p.mode == PadMode::Edge {
+                let last = e.op("Sub", &[&k, &one]);
+                let t = relu(&mut e, &j);
+                let over = e.op("Less", &[&last, &t]);
+                e.op("Where", &[&over, &last, &t])
+            } else {
+                let two = int(&mut e, 2);
+                let last = e.op("Sub", &[&k, &one]);
+                let period = match p.mode {
+                    PadMode::Reflect => e.op("Mul", &[&two, &last]),
+                    PadMode::Symmetric => e.op("Mul", &[&two, &k]),
+                    _ => k.clone(),
+                };
+                // a period of at least 1 (a window of one element folds everything onto it)
+                let short = e.op("Less", &[&period, &one]);
+                let period = e.op("Where", &[&short, &one, &period]);
+                // j + a multiple of the period that makes it non-negative, then modulo
+                let ahead = relu(&mut e, &begin);
+                let ahead = e.op("Add", &[&ahead, &period]);
+                let turns = e.op("Div", &[&ahead, &period]);
+                let shift = e.op("Mul", &[&turns, &period]);
+                let j = e.op("Add", &[&j, &shift]);
+                let whole = e.op("Div", &[&j, &period]);
+                let whole = e.op("Mul", &[&whole, &period]);
+                let t = e.op("Sub", &[&j, &whole]);
+                match p.mode {
+                    PadMode::Reflect => {
+                        let from_last = e.op("Sub", &[&t, &last]);
+                        let from_last = e.op("Abs", &[&from_last]);
+                        e.op("Sub", &[&last, &from_last])
+                    }
+                    PadMode::Symmetric => {
+                        let first_half = e.op("Less", &[&t, &k]);
+                        let back = e.op("Sub", &[&period, &one]);
+                        let back = e.op("Sub", &[&back, &t]);
+                        e.op("Where", &[&first_half, &t, &back])
+                    }
+                    _ => t,
+                }
+            };
+            (value.clone(), e.op("Add", &[&s, &r]))
+        } else {
+            // positions outside [0, d) read the plane of fill joined at d
+            let plane = e.fill_like(&value, rank, axis, 1, p.fill);
+            let data = e.concat(vec![value.clone(), plane], axis);
+            let below = e.op("Less", &[&i, &zero]);
+            let index = e.op("Where", &[&below, &d, &i]);
+            let inside = e.op("Less", &[&index, &d]);
+            (data, e.op("Where", &[&inside, &index, &d]))
+        };
+        value = e.gather_by(&data, axis, &index);
+        now[axis] = None;
+    }
+    scope.types.insert(y.to_string(), (p.dtype, now));
+    Ok(e.finish(&value, y))
+}
+
+/// `n`, or a run-time error where any of `flags` (int64 0 or 1) is 1: `n` plus a `Gather`
+/// from a one-element tensor at the flags' sum, which is out of range unless it is 0.
+fn guarded(e: &mut Emitter<'_>, n: &str, flags: Vec<String>, zero: &str, one: &str) -> String {
+    let mut sum = flags[0].clone();
+    for f in &flags[1..] {
+        sum = e.op("Add", &[&sum, f]);
+    }
+    let raised = e.op("Less", &[zero, &sum]);
+    let at = e.op("Where", &[&raised, one, zero]);
+    let nothing = e.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
+    let checked = e.op("Gather", &[&nothing, &at]);
+    e.op("Add", &[n, &checked])
+}
+
+/// Whether `x` (of `rank`) with extent `n` on `axis` would take more than `limit` bytes of
+/// `dtype`: its element count in double precision (no overflow), times the element's size.
+fn over_limit(
+    e: &mut Emitter<'_>,
+    x: &str,
+    rank: usize,
+    axis: usize,
+    n: &str,
+    dtype: DType,
+    limit: u64,
+) -> String {
+    let double = DType::Float64.onnx_code() as i64;
+    let shape = e.op("Shape", &[x]);
+    let mut count = e.op_with("Cast", &[n], &[("to", double)]);
+    for other in (0..rank).filter(|&i| i != axis) {
+        let at = e.constant(&Tensor::from_slice(&[], &[other as i64]).expect("an int64 scalar"));
+        let extent = e.op("Gather", &[&shape, &at]);
+        let extent = e.op_with("Cast", &[&extent], &[("to", double)]);
+        count = e.op("Mul", &[&count, &extent]);
+    }
+    let width = dtype.storage_bytes(1).unwrap_or(1) as f64;
+    let limit = e.constant(&Tensor::from_slice(&[], &[limit as f64 / width]).expect("a double"));
+    e.op("Less", &[&limit, &count])
+}
