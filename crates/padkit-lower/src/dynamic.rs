@@ -244,6 +244,10 @@ pub(crate) fn lower(
 
 /// `n`, or a run-time error where any of `flags` (int64 0 or 1) is 1: `n` plus a `Gather`
 /// from a one-element tensor at the flags' sum, which is out of range unless it is 0.
+/// ONNX Runtime and candle-onnx refuse it with an error; stock tract 0.23.9 panics on it
+/// (its Gather indexes without a check), which padkit's CLI reports as tract's error. (A
+/// `Reshape` to a computed shape would be refused everywhere, but tract takes no shape
+/// computed at run time.)
 fn guarded(e: &mut Emitter<'_>, n: &str, flags: Vec<String>, zero: &str, one: &str) -> String {
     let mut sum = flags[0].clone();
     for f in &flags[1..] {
