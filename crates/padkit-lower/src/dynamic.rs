@@ -9,10 +9,12 @@
 //!
 //! The ops are those of [`PORTABLE_OPS`](crate::PORTABLE_OPS) and the arithmetic
 //! [`RUN_TIME_OPS`]: `Range`, `Add`, `Sub`, `Mul`, `Div` (of non-negative numbers, where
-//! truncation is floor), `Abs`, `Less` and `Where` on `int64` scalars and index maps, and
-//! for axes fed at run time `Equal`, `Cast` and `ReduceSum`. Run-time pads and axes the
-//! original must refuse (crops past the axis, axes out of range or repeated) are not
-//! detected: the lowered model's answer is then unspecified.
+//! truncation is floor), `Abs`, `Less`, `Equal`, `Where`, `Cast` and `ReduceSum` on `int64`
+//! scalars and index maps. Interior padding (known when the model is read) reads the data
+//! every `r + 1` positions. What the original refuses fails in the lowered model too,
+//! before anything is allocated: pads other than two per axis, axes out of range or named
+//! twice, a negative extent, crops past the axis or padding from an empty window in the
+//! index modes, an output above the limit.
 
 use padkit::{DType, PadMode, Tensor};
 use tract_onnx::pb::NodeProto;
@@ -37,6 +39,14 @@ pub const RUN_TIME_OPS: [&str; 11] = [
     "ReduceSum",
 ];
 
+/// The pads of a Pad lowered here.
+pub(crate) enum Pads<'a> {
+    /// The graph value that holds them at run time.
+    RunTime(&'a str),
+    /// Known when the model is read (the data's extents are not).
+    Known(Vec<i64>),
+}
+
 /// The padded axes of a Pad with run-time pads.
 pub(crate) enum Axes<'a> {
     /// Known when the model is read: normalized, in the order of `pads`.
@@ -51,8 +61,10 @@ pub(crate) struct RunTimePad<'a> {
     pub(crate) x: &'a str,
     pub(crate) dtype: DType,
     pub(crate) shape: &'a [Option<usize>],
-    /// The `pads` input: `2 m` values over the padded axes.
-    pub(crate) pads: &'a str,
+    /// The pads: `2 m` values over the padded axes.
+    pub(crate) pads: Pads<'a>,
+    /// Interior padding per padded axis (known when the model is read; constant mode).
+    pub(crate) interior: Option<Vec<i64>>,
     /// The padded axes.
     pub(crate) axes: Axes<'a>,
     pub(crate) mode: PadMode,
@@ -90,6 +102,45 @@ pub(crate) fn lower(
     }
     let rank = p.shape.len();
     let walk_limit = walk.options.max_output_bytes;
+    let interior = p.interior.clone().filter(|r| r.iter().any(|&r| r != 0));
+    if let Some(r) = &interior {
+        match &p.axes {
+            // (checked against the axes at run time)
+            Axes::RunTime(_) => {
+                if let Some(at) = r.iter().position(|&r| r != 0)
+                    && p.mode != PadMode::Constant
+                {
+                    let pad = padkit::spec::AxisPad {
+                        begin: 0,
+                        end: 0,
+                        interior: r[at],
+                    };
+                    pad.check_interior(at, p.mode)
+                        .map_err(|e| LowerError::pad(node, e))?;
+                }
+            }
+            Axes::Known(axes) if axes.len() != r.len() => {
+                return Err(LowerError::pad(
+                    node,
+                    padkit::PadError::InteriorLength {
+                        got: r.len(),
+                        expected: axes.len(),
+                    },
+                ));
+            }
+            Axes::Known(axes) => {
+                for (&axis, &r) in axes.iter().zip(r) {
+                    let pad = padkit::spec::AxisPad {
+                        begin: 0,
+                        end: 0,
+                        interior: r,
+                    };
+                    pad.check_interior(axis, p.mode)
+                        .map_err(|e| LowerError::pad(node, e))?;
+                }
+            }
+        }
+    }
     let mut e = Emitter::new(walk.opset, y, &mut walk.names);
     let int = |e: &mut Emitter<'_>, v: i64| {
         e.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
@@ -102,18 +153,40 @@ pub(crate) fn lower(
     };
     let mut value = p.x.to_string();
     let mut now = p.shape.to_vec();
-    // each padded axis with its begin and end pads (int64 scalars)
+    let pads = match &p.pads {
+        Pads::RunTime(name) => name.to_string(),
+        Pads::Known(pads) => {
+            e.constant(&Tensor::from_slice(&[pads.len()], pads).expect("int64 pads"))
+        }
+    };
+    let pads = pads.as_str();
+    let flag = |e: &mut Emitter<'_>, cond: &str| e.op("Where", &[cond, &one, &zero]);
+    // int64 0 or 1 per bad value of a 1-D int64 `values`, summed: 0 when none is bad
+    let count = |e: &mut Emitter<'_>, bad: &str| {
+        let bad = e.op("Where", &[bad, &one, &zero]);
+        e.op_with("ReduceSum", &[&bad], &[("keepdims", 0)])
+    };
+    // rules on the pads and axes as a whole, checked with the first axis' guard
+    let mut whole = vec![];
+    let pads_len = e.op("Shape", &[pads]);
+    // each padded axis with its begin and end pads (int64 scalars, or its index among the axes)
     let mut padded = vec![];
     match &p.axes {
         Axes::Known(axes) => {
             let m = axes.len() as i64;
+            let want = e.constant(&Tensor::from_slice(&[1], &[2 * m]).expect("one int64"));
+            let right = e.op("Equal", &[&pads_len, &want]);
+            let wrong = e.op("Where", &[&right, &zero, &one]);
+            whole.push(e.op_with("ReduceSum", &[&wrong], &[("keepdims", 0)]));
             for (j, &axis) in axes.iter().enumerate() {
                 let mut at = |k: i64| {
                     let k = int(&mut e, k);
-                    e.op("Gather", &[p.pads, &k])
+                    e.op("Gather", &[pads, &k])
                 };
                 let (begin, end) = (at(j as i64), at(j as i64 + m));
-                padded.push((axis, begin, end));
+                let r = interior.as_ref().map(|r| r[j]).filter(|&r| r != 0);
+                let r = r.map(|r| int(&mut e, r));
+                padded.push((axis, begin, end, r));
             }
         }
         Axes::RunTime(axes) => {
@@ -124,24 +197,50 @@ pub(crate) fn lower(
             let shifted = e.op("Add", &[&axes, &r]);
             let axes = e.op("Where", &[&negative, &shifted, &axes]);
             let m = e.op("Shape", &[&axes]);
+            // axes out of range, and pads other than two per axis
+            let below = e.op("Less", &[&axes, &zero]);
+            whole.push(count(&mut e, &below));
+            let inside = e.op("Less", &[&axes, &r]);
+            let outside = e.op("Where", &[&inside, &zero, &one]);
+            whole.push(e.op_with("ReduceSum", &[&outside], &[("keepdims", 0)]));
+            let twice_m = e.op("Add", &[&m, &m]);
+            let right = e.op("Equal", &[&pads_len, &twice_m]);
+            let wrong = e.op("Where", &[&right, &zero, &one]);
+            whole.push(e.op_with("ReduceSum", &[&wrong], &[("keepdims", 0)]));
             let start = e.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
             let twice = e.op("Add", &[&m, &m]);
-            let begins = e.op("Slice", &[p.pads, &start, &m]);
-            let ends = e.op("Slice", &[p.pads, &m, &twice]);
+            let begins = e.op("Slice", &[pads, &start, &m]);
+            let ends = e.op("Slice", &[pads, &m, &twice]);
+            // interior padding, one value per entry of the axes
+            let interiors = interior.as_ref().map(|r| {
+                let values =
+                    e.constant(&Tensor::from_slice(&[r.len()], r).expect("int64 interior"));
+                let given =
+                    e.constant(&Tensor::from_slice(&[1], &[r.len() as i64]).expect("one int64"));
+                let right = e.op("Equal", &[&m, &given]);
+                let wrong = e.op("Where", &[&right, &zero, &one]);
+                whole.push(e.op_with("ReduceSum", &[&wrong], &[("keepdims", 0)]));
+                values
+            });
             for axis in 0..rank {
                 let a = int(&mut e, axis as i64);
                 let mask = e.op("Equal", &[&axes, &a]);
                 let mask = e.op_with("Cast", &[&mask], &[("to", DType::Int64.onnx_code() as i64)]);
+                // an axis named twice
+                let named = e.op_with("ReduceSum", &[&mask], &[("keepdims", 0)]);
+                let twice = e.op("Less", &[&one, &named]);
+                whole.push(flag(&mut e, &twice));
                 let mut sum = |pads: &str| {
                     let picked = e.op("Mul", &[&mask, pads]);
                     e.op_with("ReduceSum", &[&picked], &[("keepdims", 0)])
                 };
                 let (begin, end) = (sum(&begins), sum(&ends));
-                padded.push((axis, begin, end));
+                let r = interiors.as_deref().map(&mut sum);
+                padded.push((axis, begin, end, r));
             }
         }
     }
-    for (axis, begin, end) in padded {
+    for (axis, begin, end, interior) in padded {
         let d = match p.shape[axis] {
             Some(d) => int(&mut e, d as i64),
             None => {
@@ -150,7 +249,18 @@ pub(crate) fn lower(
                 e.op("Gather", &[&shape, &a])
             }
         };
-        let n = e.op("Add", &[&d, &begin]);
+        // the extent interior padding makes: d + (d - 1) r, 0 for an empty axis
+        let spread = match interior {
+            Some(r) => {
+                let gaps = e.op("Sub", &[&d, &one]);
+                let gaps = e.op("Mul", &[&gaps, &r]);
+                let spread = e.op("Add", &[&d, &gaps]);
+                let empty = e.op("Less", &[&d, &one]);
+                Some((e.op("Where", &[&empty, &zero, &spread]), r))
+            }
+            None => None,
+        };
+        let n = e.op("Add", &[spread.as_ref().map_or(&d, |(s, _)| s), &begin]);
         let n = e.op("Add", &[&n, &end]);
         // the window the index modes read: [s, s + k)
         let window = (p.mode != PadMode::Constant).then(|| {
@@ -164,9 +274,9 @@ pub(crate) fn lower(
         // what the original refuses fails here too, before anything is allocated: a
         // negative extent; in the index modes, crops past the axis or padding from an
         // empty window; an output above the limit
-        let flag = |e: &mut Emitter<'_>, cond: &str| e.op("Where", &[cond, &one, &zero]);
         let negative = e.op("Less", &[&n, &zero]);
-        let mut flags = vec![flag(&mut e, &negative)];
+        let mut flags = std::mem::take(&mut whole);
+        flags.push(flag(&mut e, &negative));
         if let Some((_, k)) = &window {
             // (int64 flags: ONNX Runtime's Where takes no bool values)
             let crossed = e.op("Less", &[k, &zero]);
@@ -231,7 +341,21 @@ pub(crate) fn lower(
             let plane = e.fill_like(&value, rank, axis, 1, p.fill);
             let data = e.concat(vec![value.clone(), plane], axis);
             let below = e.op("Less", &[&i, &zero]);
-            let index = e.op("Where", &[&below, &d, &i]);
+            let index = match &spread {
+                None => e.op("Where", &[&below, &d, &i]),
+                Some((spread, r)) => {
+                    // interior padding: the data sit every r + 1 positions of the spread
+                    let step = e.op("Add", &[r, &one]);
+                    let at = relu(&mut e, &i);
+                    let source = e.op("Div", &[&at, &step]);
+                    let on_grid = e.op("Mul", &[&source, &step]);
+                    let on_grid = e.op("Equal", &[&on_grid, &at]);
+                    let source = e.op("Where", &[&on_grid, &source, &d]);
+                    let within = e.op("Less", &[&at, spread]);
+                    let source = e.op("Where", &[&within, &source, &d]);
+                    e.op("Where", &[&below, &d, &source])
+                }
+            };
             let inside = e.op("Less", &[&index, &d]);
             (data, e.op("Where", &[&inside, &index, &d]))
         };

@@ -119,14 +119,6 @@ pub(crate) fn lower_pad(
                         .map_err(|e| LowerError::pad(node, e))?;
                 }
             }
-            if pad.interior.is_some() {
-                return Err(LowerError::NotLowered {
-                    node: describe(node),
-                    why: "its pads or axes are computed at run time, and padkit-lower lowers \
-                          interior padding only with pads and axes known when the model is read"
-                        .into(),
-                });
-            }
             let axes = match (run_time_axes, axes) {
                 (Some(name), _) => dynamic::Axes::RunTime(name),
                 (None, Some(axes)) => dynamic::Axes::Known(
@@ -139,7 +131,8 @@ pub(crate) fn lower_pad(
                 x,
                 dtype,
                 shape: &shape,
-                pads: name,
+                pads: dynamic::Pads::RunTime(name),
+                interior: pad.interior.clone(),
                 axes,
                 mode: pad.mode,
                 fill: &fill,
@@ -180,7 +173,17 @@ fn emit_pad(
     let failed = |e| LowerError::pad(node, e);
     let axis_pads = spec.resolve(shape.len()).map_err(failed)?;
     let Some(known) = shape.iter().copied().collect::<Option<Vec<usize>>>() else {
-        return run_time_extents(walk, node, scope, x, y, &shape, &axis_pads, spec.mode, fill);
+        return run_time_extents(
+            walk,
+            node,
+            scope,
+            x,
+            y,
+            (dtype, &shape),
+            &axis_pads,
+            spec.mode,
+            fill,
+        );
     };
     let out_shape = padkit::output_shape(&known, spec).map_err(failed)?;
     check_size(&out_shape, dtype, walk.options.max_output_bytes).map_err(failed)?;
@@ -318,11 +321,32 @@ fn run_time_extents(
     scope: &mut Scope,
     x: &str,
     y: &str,
-    shape: &[Option<usize>],
+    (dtype, shape): (DType, &[Option<usize>]),
     axis_pads: &[AxisPad],
     mode: PadMode,
     fill: &Fill,
 ) -> Result<Vec<NodeProto>, LowerError> {
+    // Crops and interior padding of an axis whose extent is known only at run time (where
+    // its exact index map is not made here): the maps computed at run time instead.
+    let computed = axis_pads.iter().enumerate().any(|(axis, p)| {
+        let mapped = shape[axis].is_some() && mode != PadMode::Constant;
+        !p.is_identity() && !mapped && (p.begin < 0 || p.end < 0 || p.interior != 0)
+    });
+    if computed && walk.opset >= 11 {
+        let begins = axis_pads.iter().map(|p| p.begin);
+        let ends = axis_pads.iter().map(|p| p.end);
+        let run_time = dynamic::RunTimePad {
+            x,
+            dtype,
+            shape,
+            pads: dynamic::Pads::Known(begins.chain(ends).collect()),
+            interior: Some(axis_pads.iter().map(|p| p.interior).collect()),
+            axes: dynamic::Axes::Known((0..shape.len()).collect()),
+            mode,
+            fill,
+        };
+        return dynamic::lower(walk, node, scope, y, run_time);
+    }
     let refuse = |why: String| {
         Err(LowerError::NotLowered {
             node: describe(node),
@@ -344,9 +368,10 @@ fn run_time_extents(
         // mode pads alike whatever the extent); the others only pad.
         let mapped = now[axis].is_some() && mode != PadMode::Constant;
         if !mapped && (p.begin < 0 || p.end < 0 || p.interior != 0) {
+            // (taken by the computed maps above, from opset 11, the first this path takes)
             return refuse(format!(
                 "axis {axis}: crops and interior padding of data whose shape is known only \
-                 at run time are not lowered yet"
+                 at run time need opset 11"
             ));
         }
         let widest = p.begin.max(p.end);
