@@ -20,7 +20,7 @@ use padkit::{DType, PadMode, Tensor};
 use tract_onnx::pb::NodeProto;
 
 use crate::LowerError;
-use crate::emit::{Emitter, Fill, constant_of_shape_takes};
+use crate::emit::{Emitter, Fill};
 use crate::graph::{Scope, Walk};
 use padkit_onnx::graph::describe;
 
@@ -93,12 +93,6 @@ pub(crate) fn lower(
         DType::String | DType::Complex64 | DType::Complex128
     ) {
         return refuse("padkit-lower gathers no strings or complex numbers by computed maps");
-    }
-    if p.mode == PadMode::Constant
-        && let Fill::Known(t) = p.fill
-        && !constant_of_shape_takes(t.dtype(), walk.opset)
-    {
-        return refuse("its fill's type is not one ConstantOfShape takes at the model's opset");
     }
     let rank = p.shape.len();
     let walk_limit = walk.options.max_output_bytes;

@@ -244,8 +244,8 @@ impl<'n> Emitter<'n> {
     }
 
     /// A block of `fill` shaped as `x` (of rank `rank`, its shape known at run time) with
-    /// `len` on `axis`: `ConstantOfShape` of `Shape(x)` with that entry replaced. Only for
-    /// the element types [`constant_of_shape_takes`] allows.
+    /// `len` on `axis`: `ConstantOfShape` of `Shape(x)` with that entry replaced, or the
+    /// fill's one element `Expand`ed to it where `ConstantOfShape` does not take its type.
     pub(crate) fn fill_like(
         &mut self,
         x: &str,
@@ -267,6 +267,11 @@ impl<'n> Emitter<'n> {
         let dims = self.concat(parts, 0);
         let fill = match fill {
             Fill::Value { name, .. } => return self.expand(name, dims),
+            Fill::Known(t) if !constant_of_shape_takes(t.dtype(), self.opset) => {
+                // a type ConstantOfShape does not take at this opset: its one element expanded
+                let value = self.constant(t);
+                return self.expand(&value, dims);
+            }
             Fill::Known(t) => t,
         };
         let value = AttributeProto {

@@ -11,7 +11,7 @@ use tract_onnx::pb::NodeProto;
 
 use crate::LowerError;
 use crate::dynamic;
-use crate::emit::{Emitter, Fill, Run, constant_of_shape_takes};
+use crate::emit::{Emitter, Fill, Run};
 use crate::graph::{Scope, Walk, operand};
 use padkit_onnx::graph::describe;
 
@@ -392,17 +392,6 @@ fn run_time_extents(
             }
             now[axis] = Some(out);
         }
-    }
-    let constant_of_shape = mode != PadMode::Constant
-        || matches!(fill, Fill::Value { .. })
-        || constant_of_shape_takes(fill.dtype(), walk.opset);
-    if !constant_of_shape {
-        return refuse(format!(
-            "its data {x:?} has a shape known only at run time, and ConstantOfShape at \
-             opset {} does not take element type {}",
-            walk.opset,
-            fill.dtype()
-        ));
     }
     let mut emit = Emitter::new(walk.opset, y, &mut walk.names);
     let mut value = x.to_string();

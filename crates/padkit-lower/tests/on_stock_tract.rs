@@ -28,6 +28,12 @@ fn on_stock_tract(model: &ModelProto, inputs: TVec<TValue>) -> padkit::Tensor {
     padkit_tract::from_tract(&out[0]).unwrap()
 }
 
+/// The op types of `model`'s main graph.
+fn ops_of(model: &ModelProto) -> Vec<&str> {
+    let graph = model.graph.as_ref().unwrap();
+    graph.node.iter().map(|n| n.op_type.as_str()).collect()
+}
+
 fn node(op: &str, inputs: &[&str], output: &str, attribute: Vec<AttributeProto>) -> NodeProto {
     NodeProto {
         op_type: op.into(),
@@ -188,14 +194,7 @@ fn center_crop_pad_is_lowered() {
     node.op_type = "CenterCropPad".into();
     node.attribute.clear();
     let lowered = padkit_lower::lower(&model).unwrap();
-    let ops: Vec<&str> = lowered
-        .graph
-        .as_ref()
-        .unwrap()
-        .node
-        .iter()
-        .map(|n| n.op_type.as_str())
-        .collect();
+    let ops = ops_of(&lowered);
     assert!(
         ops.iter().all(|op| padkit_lower::PORTABLE_OPS.contains(op)),
         "{ops:?}"
@@ -212,4 +211,35 @@ fn center_crop_pad_is_lowered() {
         0.0, 0.0,
     ];
     assert_eq!(y.to_vec::<f32>().unwrap(), want);
+}
+
+/// A constant pad of strings (which `ConstantOfShape` never takes) on an axis whose extent
+/// is known only at run time: the fill block is the value `Expand`ed to the data's shape.
+#[test]
+fn string_fill_blocks_of_run_time_extents_are_expanded() {
+    use padkit_onnx::model::{Feed, PadModel};
+    let words: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let x = padkit::Tensor::from_strings(&[3, 1], words.clone()).unwrap();
+    let value = padkit::Tensor::from_strings(&[], vec!["-".into()]).unwrap();
+    let mut model = PadModel::new(
+        13,
+        "constant",
+        x.clone(),
+        vec![1, 0, 0, 0],
+        Feed::Initializer,
+    )
+    .with_value(value, Feed::Initializer);
+    model.symbolic_dims[0] = Some("N".into());
+    let lowered = padkit_lower::lower(&model.proto()).unwrap();
+    let ops = ops_of(&lowered);
+    assert!(ops.contains(&"Expand") && !ops.contains(&"Pad"), "{ops:?}");
+    let y = on_stock_tract(
+        &lowered,
+        tvec![padkit_tract::to_tract(&x).unwrap().into_tvalue()],
+    );
+    assert_eq!(y.shape(), &[4, 1]);
+    assert_eq!(
+        y.data(),
+        &padkit::Data::Strings(vec!["-".into(), "a".into(), "b".into(), "c".into()])
+    );
 }
