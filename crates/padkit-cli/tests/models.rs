@@ -14,17 +14,24 @@ fn models() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/models")
 }
 
+/// `padkit conformance --engine ENGINE --atol 1e-5` on every model: its output, and its
+/// stdout as text.
+fn conformance(engine: &str) -> (std::process::Output, String) {
+    let out = Command::cargo_bin("padkit")
+        .unwrap()
+        .args(["conformance", "--engine", engine, "--atol", "1e-5"])
+        .arg(models())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, stdout)
+}
+
 /// Every model matches ONNX Runtime to 1e-5 absolute and 1e-3 relative (convolutions sum
 /// in another order than ONNX Runtime's: a few ulps of 1.0 on values near zero).
 #[test]
 fn every_model_matches_onnx_runtime() {
-    let out = Command::cargo_bin("padkit")
-        .unwrap()
-        .args(["conformance", "--engine", "tract", "--atol", "1e-5"])
-        .arg(models())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (out, stdout) = conformance("tract");
     assert!(
         out.status.success(),
         "{stdout}{}",
@@ -43,13 +50,7 @@ fn every_model_matches_onnx_runtime() {
 /// unlowered; `tests/peers/lowered_models.py` runs all nine lowered through ONNX Runtime).
 #[test]
 fn lowered_models_match_onnx_runtime_on_stock_tract() {
-    let out = Command::cargo_bin("padkit")
-        .unwrap()
-        .args(["conformance", "--engine", "lowered-tract", "--atol", "1e-5"])
-        .arg(models())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (_, stdout) = conformance("lowered-tract");
     let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
     assert_eq!(failed.len(), 3, "{stdout}");
     for line in failed {
@@ -73,16 +74,7 @@ fn lowered_models_match_onnx_runtime_on_stock_tract() {
 /// in an op on a rank-0 tensor, as it does unlowered (`stock-candle`).
 #[test]
 fn models_match_onnx_runtime_through_padkit_candle() {
-    let run = |engine| {
-        let out = Command::cargo_bin("padkit")
-            .unwrap()
-            .args(["conformance", "--engine", engine, "--atol", "1e-5"])
-            .arg(models())
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let (ours, stock) = (run("candle"), run("stock-candle"));
+    let (ours, stock) = (conformance("candle").1, conformance("stock-candle").1);
     let failed: Vec<&str> = ours.lines().filter(|l| l.starts_with("FAIL")).collect();
     assert_eq!(failed.len(), 2, "{ours}");
     assert!(
