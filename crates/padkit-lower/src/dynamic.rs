@@ -98,41 +98,27 @@ pub(crate) fn lower(
     let walk_limit = walk.options.max_output_bytes;
     let interior = p.interior.clone().filter(|r| r.iter().any(|&r| r != 0));
     if let Some(r) = &interior {
-        match &p.axes {
-            // (checked against the axes at run time)
-            Axes::RunTime(_) => {
-                if let Some(at) = r.iter().position(|&r| r != 0)
-                    && p.mode != PadMode::Constant
-                {
-                    let pad = padkit::spec::AxisPad {
-                        begin: 0,
-                        end: 0,
-                        interior: r[at],
-                    };
-                    pad.check_interior(at, p.mode)
-                        .map_err(|e| LowerError::pad(node, e))?;
-                }
-            }
+        // interior padding per entry of the axes (named by their index where the axes come
+        // at run time, whose count the graph checks)
+        let named: Vec<usize> = match &p.axes {
             Axes::Known(axes) if axes.len() != r.len() => {
-                return Err(LowerError::pad(
-                    node,
-                    padkit::PadError::InteriorLength {
-                        got: r.len(),
-                        expected: axes.len(),
-                    },
-                ));
+                let e = padkit::PadError::InteriorLength {
+                    got: r.len(),
+                    expected: axes.len(),
+                };
+                return Err(LowerError::pad(node, e));
             }
-            Axes::Known(axes) => {
-                for (&axis, &r) in axes.iter().zip(r) {
-                    let pad = padkit::spec::AxisPad {
-                        begin: 0,
-                        end: 0,
-                        interior: r,
-                    };
-                    pad.check_interior(axis, p.mode)
-                        .map_err(|e| LowerError::pad(node, e))?;
-                }
-            }
+            Axes::Known(axes) => axes.clone(),
+            Axes::RunTime(_) => (0..r.len()).collect(),
+        };
+        for (axis, &interior) in named.into_iter().zip(r) {
+            let pad = padkit::spec::AxisPad {
+                begin: 0,
+                end: 0,
+                interior,
+            };
+            pad.check_interior(axis, p.mode)
+                .map_err(|e| LowerError::pad(node, e))?;
         }
     }
     let mut e = Emitter::new(walk.opset, y, &mut walk.names);
@@ -140,7 +126,10 @@ pub(crate) fn lower(
         e.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
     };
     let (zero, one) = (int(&mut e, 0), int(&mut e, 1));
-    // max(0, v) and min(v, hi) of int64 values
+    let ints = |e: &mut Emitter<'_>, v: i64| {
+        e.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))
+    };
+    // max(0, v) of an int64 value
     let relu = |e: &mut Emitter<'_>, v: &str| {
         let negative = e.op("Less", &[v, &zero]);
         e.op("Where", &[&negative, &zero, v])
@@ -155,10 +144,11 @@ pub(crate) fn lower(
     };
     let pads = pads.as_str();
     let flag = |e: &mut Emitter<'_>, cond: &str| e.op("Where", &[cond, &one, &zero]);
-    // int64 0 or 1 per bad value of a 1-D int64 `values`, summed: 0 when none is bad
-    let count = |e: &mut Emitter<'_>, bad: &str| {
-        let bad = e.op("Where", &[bad, &one, &zero]);
-        e.op_with("ReduceSum", &[&bad], &[("keepdims", 0)])
+    // how many entries of the bool tensor `cond` are `bad` (0 when none is)
+    let count = |e: &mut Emitter<'_>, cond: &str, bad: bool| {
+        let (yes, no) = if bad { (&one, &zero) } else { (&zero, &one) };
+        let flags = e.op("Where", &[cond, yes, no]);
+        e.op_with("ReduceSum", &[&flags], &[("keepdims", 0)])
     };
     // rules on the pads and axes as a whole, checked with the first axis' guard
     let mut whole = vec![];
@@ -168,10 +158,9 @@ pub(crate) fn lower(
     match &p.axes {
         Axes::Known(axes) => {
             let m = axes.len() as i64;
-            let want = e.constant(&Tensor::from_slice(&[1], &[2 * m]).expect("one int64"));
+            let want = ints(&mut e, 2 * m);
             let right = e.op("Equal", &[&pads_len, &want]);
-            let wrong = e.op("Where", &[&right, &zero, &one]);
-            whole.push(e.op_with("ReduceSum", &[&wrong], &[("keepdims", 0)]));
+            whole.push(count(&mut e, &right, false));
             for (j, &axis) in axes.iter().enumerate() {
                 let mut at = |k: i64| {
                     let k = int(&mut e, k);
@@ -193,27 +182,22 @@ pub(crate) fn lower(
             let m = e.op("Shape", &[&axes]);
             // axes out of range, and pads other than two per axis
             let below = e.op("Less", &[&axes, &zero]);
-            whole.push(count(&mut e, &below));
+            whole.push(count(&mut e, &below, true));
             let inside = e.op("Less", &[&axes, &r]);
-            let outside = e.op("Where", &[&inside, &zero, &one]);
-            whole.push(e.op_with("ReduceSum", &[&outside], &[("keepdims", 0)]));
-            let twice_m = e.op("Add", &[&m, &m]);
-            let right = e.op("Equal", &[&pads_len, &twice_m]);
-            let wrong = e.op("Where", &[&right, &zero, &one]);
-            whole.push(e.op_with("ReduceSum", &[&wrong], &[("keepdims", 0)]));
-            let start = e.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
+            whole.push(count(&mut e, &inside, false));
             let twice = e.op("Add", &[&m, &m]);
+            let right = e.op("Equal", &[&pads_len, &twice]);
+            whole.push(count(&mut e, &right, false));
+            let start = ints(&mut e, 0);
             let begins = e.op("Slice", &[pads, &start, &m]);
             let ends = e.op("Slice", &[pads, &m, &twice]);
             // interior padding, one value per entry of the axes
             let interiors = interior.as_ref().map(|r| {
                 let values =
                     e.constant(&Tensor::from_slice(&[r.len()], r).expect("int64 interior"));
-                let given =
-                    e.constant(&Tensor::from_slice(&[1], &[r.len() as i64]).expect("one int64"));
+                let given = ints(&mut e, r.len() as i64);
                 let right = e.op("Equal", &[&m, &given]);
-                let wrong = e.op("Where", &[&right, &zero, &one]);
-                whole.push(e.op_with("ReduceSum", &[&wrong], &[("keepdims", 0)]));
+                whole.push(count(&mut e, &right, false));
                 values
             });
             for axis in 0..rank {
@@ -289,46 +273,7 @@ pub(crate) fn lower(
         let i = e.op("Sub", &[&o, &begin]);
         let (data, index) = if let Some((s, k)) = window {
             let j = e.op("Sub", &[&i, &s]);
-            let r = if p.mode == PadMode::Edge {
-                let last = e.op("Sub", &[&k, &one]);
-                let t = relu(&mut e, &j);
-                let over = e.op("Less", &[&last, &t]);
-                e.op("Where", &[&over, &last, &t])
-            } else {
-                let two = int(&mut e, 2);
-                let last = e.op("Sub", &[&k, &one]);
-                let period = match p.mode {
-                    PadMode::Reflect => e.op("Mul", &[&two, &last]),
-                    PadMode::Symmetric => e.op("Mul", &[&two, &k]),
-                    _ => k.clone(),
-                };
-                // a period of at least 1 (a window of one element folds everything onto it)
-                let short = e.op("Less", &[&period, &one]);
-                let period = e.op("Where", &[&short, &one, &period]);
-                // j + a multiple of the period that makes it non-negative, then modulo
-                let ahead = relu(&mut e, &begin);
-                let ahead = e.op("Add", &[&ahead, &period]);
-                let turns = e.op("Div", &[&ahead, &period]);
-                let shift = e.op("Mul", &[&turns, &period]);
-                let j = e.op("Add", &[&j, &shift]);
-                let whole = e.op("Div", &[&j, &period]);
-                let whole = e.op("Mul", &[&whole, &period]);
-                let t = e.op("Sub", &[&j, &whole]);
-                match p.mode {
-                    PadMode::Reflect => {
-                        let from_last = e.op("Sub", &[&t, &last]);
-                        let from_last = e.op("Abs", &[&from_last]);
-                        e.op("Sub", &[&last, &from_last])
-                    }
-                    PadMode::Symmetric => {
-                        let first_half = e.op("Less", &[&t, &k]);
-                        let back = e.op("Sub", &[&period, &one]);
-                        let back = e.op("Sub", &[&back, &t]);
-                        e.op("Where", &[&first_half, &t, &back])
-                    }
-                    _ => t,
-                }
-            };
+            let r = fold(&mut e, p.mode, &j, &k, &begin, (&zero, &one));
             (value.clone(), e.op("Add", &[&s, &r]))
         } else {
             // positions outside [0, d) read the plane of fill joined at d
@@ -336,7 +281,11 @@ pub(crate) fn lower(
             let data = e.concat(vec![value.clone(), plane], axis);
             let below = e.op("Less", &[&i, &zero]);
             let index = match &spread {
-                None => e.op("Where", &[&below, &d, &i]),
+                None => {
+                    let index = e.op("Where", &[&below, &d, &i]);
+                    let inside = e.op("Less", &[&index, &d]);
+                    e.op("Where", &[&inside, &index, &d])
+                }
                 Some((spread, r)) => {
                     // interior padding: the data sit every r + 1 positions of the spread
                     let step = e.op("Add", &[r, &one]);
@@ -350,8 +299,7 @@ pub(crate) fn lower(
                     e.op("Where", &[&below, &d, &source])
                 }
             };
-            let inside = e.op("Less", &[&index, &d]);
-            (data, e.op("Where", &[&inside, &index, &d]))
+            (data, index)
         };
         value = e.gather_by(&data, axis, &index);
         now[axis] = None;
@@ -401,4 +349,59 @@ fn over_limit(
     let width = dtype.storage_bytes(1).unwrap_or(1) as f64;
     let limit = e.constant(&Tensor::from_slice(&[], &[limit as f64 / width]).expect("a double"));
     e.op("Less", &[&limit, &count])
+}
+
+/// The position in the window `[0, k)` each position `j` (relative to the window's start;
+/// `begin` the pad before it) reads in index `mode`: edge clamps; reflect, symmetric and
+/// wrap fold `j` with their mirror's period (`2(k-1)`, `2k`, `k`), made non-negative
+/// first by a multiple of the period, as `Div` of non-negative numbers floors.
+fn fold(
+    e: &mut Emitter<'_>,
+    mode: PadMode,
+    j: &str,
+    k: &str,
+    begin: &str,
+    (zero, one): (&str, &str),
+) -> String {
+    let relu = |e: &mut Emitter<'_>, v: &str| {
+        let negative = e.op("Less", &[v, zero]);
+        e.op("Where", &[&negative, zero, v])
+    };
+    let last = e.op("Sub", &[k, one]);
+    if mode == PadMode::Edge {
+        let t = relu(e, j);
+        let over = e.op("Less", &[&last, &t]);
+        return e.op("Where", &[&over, &last, &t]);
+    }
+    let two = e.constant(&Tensor::from_slice(&[], &[2i64]).expect("an int64 scalar"));
+    let period = match mode {
+        PadMode::Reflect => e.op("Mul", &[&two, &last]),
+        PadMode::Symmetric => e.op("Mul", &[&two, k]),
+        _ => k.to_string(),
+    };
+    // a period of at least 1 (a window of one element folds everything onto it)
+    let short = e.op("Less", &[&period, one]);
+    let period = e.op("Where", &[&short, one, &period]);
+    let ahead = relu(e, begin);
+    let ahead = e.op("Add", &[&ahead, &period]);
+    let turns = e.op("Div", &[&ahead, &period]);
+    let shift = e.op("Mul", &[&turns, &period]);
+    let j = e.op("Add", &[j, &shift]);
+    let whole = e.op("Div", &[&j, &period]);
+    let whole = e.op("Mul", &[&whole, &period]);
+    let t = e.op("Sub", &[&j, &whole]);
+    match mode {
+        PadMode::Reflect => {
+            let from_last = e.op("Sub", &[&t, &last]);
+            let from_last = e.op("Abs", &[&from_last]);
+            e.op("Sub", &[&last, &from_last])
+        }
+        PadMode::Symmetric => {
+            let first_half = e.op("Less", &[&t, k]);
+            let back = e.op("Sub", &[&period, one]);
+            let back = e.op("Sub", &[&back, &t]);
+            e.op("Where", &[&first_half, &t, &back])
+        }
+        _ => t,
+    }
 }
