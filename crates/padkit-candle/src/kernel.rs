@@ -167,12 +167,6 @@ impl CustomOp1 for Adjoint {
     }
 }
 
-/// Pads `x` (a CPU tensor) with padkit's kernel, recorded for autograd.
-pub(crate) fn pad(x: &Tensor, op: PadOp) -> candle_core::Result<Tensor> {
-    // (a strided input is gathered through its layout by `cpu_fwd`, once)
-    x.apply_op1(op)
-}
-
 /// Whether padkit differentiates pads of `dtype` (the float types its adjoint sums in).
 pub(crate) fn differentiable(dtype: DType) -> bool {
     matches!(dtype, DType::BF16 | DType::F16 | DType::F32 | DType::F64)

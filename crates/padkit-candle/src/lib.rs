@@ -90,7 +90,8 @@ pub fn pad(tensor: &Tensor, spec: &PadSpec) -> Result<Tensor, Error> {
 pub fn pad_with(tensor: &Tensor, spec: &PadSpec, fill: impl Into<Fill>) -> Result<Tensor, Error> {
     let op = PadOp::new(tensor, spec, fill.into())?;
     Ok(match pad_path(tensor) {
-        PadPath::Kernel => kernel::pad(tensor, op)?,
+        // (a strided input is gathered through its layout by the op's `cpu_fwd`, once)
+        PadPath::Kernel => tensor.apply_op1(op)?,
         PadPath::Composed(_) => composed::pad(tensor, &op)?,
     })
 }
