@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::engine::Engine;
-use crate::{bench, conformance, limits, run, selfcheck, suite, verdict};
+use crate::{bench, conformance, run, selfcheck, suite, verdict};
 use clap::{Parser, Subcommand};
 use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
@@ -234,7 +234,7 @@ fn engines(choices: &[EngineChoice]) -> Vec<Engine> {
 pub fn main() -> ExitCode {
     isolate::install_hook();
     let cli = Cli::parse();
-    let limit = |given: Option<u64>| given.unwrap_or_else(limits::default_max_output_bytes);
+    let limit = |given: Option<u64>| given.unwrap_or_else(padkit::memory::default_max_output_bytes);
     let result = match cli.command {
         None => {
             let tally = selfcheck::run(&Engine::ALL);

@@ -88,6 +88,9 @@ pub fn run_with(
     settings: Settings,
     on_result: impl FnMut(&Row, Option<Engine>, &Verdict),
 ) -> Result<Tally> {
+    for engine in engines {
+        engine.check_built()?;
+    }
     // The manifest of each directory holding cases, read once.
     let mut manifests: HashMap<PathBuf, Option<Manifest>> = HashMap::new();
     let mut cases: Vec<Found> = vec![];

@@ -17,7 +17,6 @@ mod cli;
 mod conformance;
 pub mod engine;
 pub mod fuzz;
-mod limits;
 mod run;
 mod selfcheck;
 mod suite;

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use padkit_conformance::{Expected, Report, Size, Verdict, cases, credit_error};
 
 use crate::engine::{self, Engine};
-use crate::limits::default_max_output_bytes;
 use crate::verdict::{Expect, Tally, class_check, judge};
+use padkit::memory::default_max_output_bytes;
 use padkit_onnx::model::PadModel;
 
 /// Runs the suite; prints progress, then the feature × engine matrix and returns the

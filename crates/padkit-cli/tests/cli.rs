@@ -65,6 +65,32 @@ fn run_a_data_set_and_write_outputs() {
     assert_eq!(decode(&written).raw_data, decode(&expected).raw_data);
 }
 
+/// A build without the `candle` feature names it when asked for a candle engine, before
+/// it reads any case.
+#[test]
+#[cfg(not(feature = "candle"))]
+fn candle_engines_name_the_feature_they_need() {
+    for engine in ["candle", "stock-candle", "core,candle"] {
+        let out = padkit()
+            .args(["conformance", "--engine", engine])
+            .arg(data("onnx-conformance"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{engine}");
+        let err = stderr(&out);
+        assert!(err.contains("--features padkit-cli/candle"), "{engine}: {err}");
+        assert!(out.stdout.is_empty(), "{engine}");
+    }
+    let model = data("onnx-conformance/node/test_wrap_pad/model.onnx");
+    let out = padkit()
+        .args(["run", "--engine", "candle"])
+        .arg(model)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("the candle engine is not in this build"));
+}
+
 #[test]
 fn missing_model_file() {
     let out = padkit()

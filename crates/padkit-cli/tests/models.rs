@@ -73,6 +73,7 @@ fn lowered_models_match_onnx_runtime_on_stock_tract() {
 /// stops on other ops: it has no `InstanceNormalization`, and one silero-vad model fails
 /// in an op on a rank-0 tensor, as it does unlowered (`stock-candle`).
 #[test]
+#[cfg(feature = "candle")]
 fn models_match_onnx_runtime_through_padkit_candle() {
     let (ours, stock) = (conformance("candle").1, conformance("stock-candle").1);
     let failed: Vec<&str> = ours.lines().filter(|l| l.starts_with("FAIL")).collect();

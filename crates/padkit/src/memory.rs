@@ -84,6 +84,32 @@ pub fn prefer_huge_pages<T>(buf: &mut [MaybeUninit<T>]) {
     }
 }
 
+/// The default output limit of padkit's tools, and of adapters whose framework allocates
+/// infallibly: the memory available now ([`available_bytes`]), or `isize::MAX` bytes (no
+/// limit beyond the address space) where that is unknown.
+///
+/// ```
+/// assert!(padkit::memory::default_max_output_bytes() > 0);
+/// ```
+pub fn default_max_output_bytes() -> u64 {
+    available_bytes().unwrap_or(isize::MAX as u64)
+}
+
+/// The memory available for new allocations now, in bytes: `MemAvailable` from
+/// `/proc/meminfo` on Linux; `None` elsewhere, or where it cannot be read.
+///
+/// ```
+/// if let Some(bytes) = padkit::memory::available_bytes() {
+///     assert!(bytes > 0);
+/// }
+/// ```
+pub fn available_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
 /// Outputs from this many bytes on are allocated once on trial by [`check_allocatable`].
 const TRIAL_BYTES: usize = 1 << 20;
 

@@ -3,13 +3,15 @@
 //! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
 //! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`); and stock tract-onnx on the
 //! model lowered by padkit-lower (`lowered-tract`); and whole models through candle-onnx,
-//! with padkit-candle's Pads (`candle`) or its own (`stock-candle`).
+//! with padkit-candle's Pads (`candle`) or its own (`stock-candle`), which only a build
+//! with the `candle` feature holds (candle-onnx's build needs `protoc`).
 //!
 //! Public for the repository's tests and fuzz targets, which report the error text itself:
 //! its functions carry no `# Errors` sections.
 #![allow(clippy::missing_errors_doc)]
 
 pub mod burn;
+#[cfg(feature = "candle")]
 pub mod candle;
 pub mod core;
 pub mod pad_graph;
@@ -51,6 +53,26 @@ pub enum Engine {
 impl Engine {
     /// padkit's engines (`--engine all`).
     pub const ALL: [Engine; 3] = [Engine::Core, Engine::Tract, Engine::Burn];
+
+    /// Fails, naming the feature to build with, where this build lacks the engine: the
+    /// candle engines need the `candle` feature.
+    pub fn check_built(self) -> Result<()> {
+        let candle = matches!(self, Engine::Candle | Engine::StockCandle);
+        if candle && !cfg!(feature = "candle") {
+            Err(self.not_built())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The error for an engine this build lacks.
+    fn not_built(self) -> anyhow::Error {
+        anyhow::anyhow!(
+            "the {} engine is not in this build of padkit: build it with `--features \
+             padkit-cli/candle` (candle-onnx's build needs `protoc`)",
+            self.name()
+        )
+    }
 
     /// The engine as `--engine` and the reports name it.
     pub fn name(self) -> &'static str {
@@ -94,8 +116,12 @@ pub fn run(
             let lowered = padkit_lower::lower_with(model, &options)?;
             tract::run(tract_onnx::onnx(), &lowered, inputs, max_output_bytes)
         }
+        #[cfg(feature = "candle")]
         Engine::Candle => candle::run(false, model, inputs, max_output_bytes),
+        #[cfg(feature = "candle")]
         Engine::StockCandle => candle::run(true, model, inputs, max_output_bytes),
+        #[cfg(not(feature = "candle"))]
+        Engine::Candle | Engine::StockCandle => Err(engine.not_built()),
     })
 }
 
