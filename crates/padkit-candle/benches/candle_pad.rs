@@ -1,7 +1,9 @@
 //! A large f32 image pad (W1: [1,64,256,256], pads 2 on H and W) on candle's CPU device,
 //! one run: padkit-candle's `padkit_pad`, padkit's own `pad_into` on a host buffer, a copy
-//! of the output's size (the floor), and candle's own composition (`pad_with_zeros`,
-//! `pad_with_same`) on the modes it has.
+//! of the output's size into a reused buffer (the floor), candle's `Tensor::copy` of an
+//! output-sized tensor (a copy that allocates its output, as every candle op and
+//! `padkit_pad` do), and candle's own composition (`pad_with_zeros`, `pad_with_same`) on
+//! the modes it has.
 //!
 //! candle's CPU ops and padkit's kernel both use rayon; run with `RAYON_NUM_THREADS=1`
 //! for one-thread figures.
@@ -28,6 +30,11 @@ fn w1(c: &mut Criterion) {
         })
     });
     let x = Tensor::ones(&SHAPE, candle_core::DType::F32, &Device::Cpu).unwrap();
+    let output_sized =
+        Tensor::ones((1, 64, 260, 260), candle_core::DType::F32, &Device::Cpu).unwrap();
+    g.bench_function("candle/copy (output-sized, allocating)", |b| {
+        b.iter(|| output_sized.copy().unwrap())
+    });
     let modes = [
         (PadMode::Constant, PaddingMode::default()),
         (PadMode::Reflect, PaddingMode::Reflect),

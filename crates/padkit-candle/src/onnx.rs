@@ -15,6 +15,16 @@
 //! lowered, and the model then goes to candle-onnx as it is (whose own Pad runs reflect
 //! mode only). A model evaluated many times on inputs of one shape can be lowered once
 //! with [`lower`] and run with `candle_onnx::simple_eval`.
+//!
+//! Every model `candle_onnx::simple_eval` takes is taken: one that does not say which
+//! version of ONNX it is written in (IR version 0, no opset of the default domain, as
+//! models built in code often are, candle-onnx's own tests among them) is read as
+//! candle-onnx reads it, its Pads in their inputs form: as the newest Pad
+//! ([`padkit::onnx::NEWEST_VERSION`]), which means what candle-onnx's does on every model
+//! candle-onnx's takes. Graph inputs that declare no type take the type and shape of what
+//! they are fed. Outputs are limited ([`default_max_output_bytes`]) so that a Pad too
+//! large for the machine is an error before candle allocates (candle's allocations abort
+//! the process when they fail).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -24,6 +34,7 @@ use candle_onnx::onnx::{GraphProto, ModelProto};
 use prost::Message;
 use tract_onnx::pb;
 
+pub use padkit::memory::default_max_output_bytes;
 pub use padkit_lower::Options;
 
 /// The largest `int64` input (in elements) that a call's lowering takes as a constant.
@@ -59,11 +70,13 @@ pub fn simple_eval(
     simple_eval_with(model, inputs, &Options::default())
 }
 
-/// [`simple_eval`], lowering as `options` say (an output limit for the Pads).
+/// [`simple_eval`], lowering as `options` say: an output limit for the Pads, which is
+/// [`default_max_output_bytes`] (the memory available now) where `options` set none.
 ///
 /// # Errors
 ///
-/// As [`simple_eval`]; and a Pad whose output is above the limit.
+/// As [`simple_eval`]; and a Pad whose output is above the limit (padkit's `TooLarge`,
+/// before anything is allocated).
 pub fn simple_eval_with(
     model: &ModelProto,
     inputs: HashMap<String, Tensor>,
@@ -89,7 +102,8 @@ pub fn simple_eval_with(
 
 /// The model [`simple_eval_with`] hands to `candle_onnx::simple_eval` for `inputs`:
 /// `model` itself when it has no Pad, else `model` with its Pads lowered for these inputs
-/// (their unknown extents set from the fed shapes; `int64` inputs of at most
+/// (their unknown extents set from the fed shapes, their type where they declare none;
+/// `int64` inputs of at most
 /// [`MAX_PINNED_ELEMENTS`] elements, declared `int64` and not also initializers, taken as
 /// constants). Where padkit-lower does not rewrite a Pad (one whose data's shape is not
 /// known when the model is read: the output of another op without `value_info`, say),
@@ -98,7 +112,8 @@ pub fn simple_eval_with(
 /// # Errors
 ///
 /// A Pad that cannot run on its inputs (with the node and padkit's reason), a malformed
-/// model (padkit-lower's checks, those ONNX Runtime makes when it loads a model).
+/// model (padkit-lower's checks, those ONNX Runtime makes when it loads a model), a Pad
+/// whose output is above the limit ([`simple_eval_with`]).
 pub fn lower_for<'m>(
     model: &'m ModelProto,
     inputs: &HashMap<String, Tensor>,
@@ -108,11 +123,58 @@ pub fn lower_for<'m>(
         return Ok(Cow::Borrowed(model));
     }
     let mut m = to_tract(model)?;
+    let versions = Versions::declare(&mut m);
     pin_inputs(&mut m, inputs)?;
-    match padkit_lower::lower_with(&m, options) {
-        Ok(lowered) => Ok(Cow::Owned(from_tract(&lowered)?)),
+    let limit = options
+        .max_output_bytes
+        .unwrap_or_else(default_max_output_bytes);
+    let options = options.clone().with_max_output_bytes(limit);
+    match padkit_lower::lower_with(&m, &options) {
+        Ok(mut lowered) => {
+            versions.restore(&mut lowered);
+            Ok(Cow::Owned(from_tract(&lowered)?))
+        }
         Err(padkit_lower::LowerError::NotLowered { .. }) => Ok(Cow::Borrowed(model)),
         Err(e) => Err(candle_core::Error::wrap(e)),
+    }
+}
+
+/// What a model said of its versions before [`Versions::declare`] filled what it left
+/// unsaid, to be put back on the lowered model.
+struct Versions(Option<(i64, Vec<pb::OperatorSetIdProto>)>);
+
+impl Versions {
+    /// Declares, on a model that leaves them unsaid, the versions candle-onnx reads it at:
+    /// the default domain at the newest Pad's opset where it imports no version of it, and
+    /// that opset's IR version where it declares none (0).
+    fn declare(model: &mut pb::ModelProto) -> Versions {
+        let imports_default = model
+            .opset_import
+            .iter()
+            .any(|o| padkit::onnx::is_default_domain(&o.domain));
+        if imports_default && model.ir_version != 0 {
+            return Versions(None);
+        }
+        let said = (model.ir_version, model.opset_import.clone());
+        if !imports_default {
+            model.opset_import.push(pb::OperatorSetIdProto {
+                domain: String::new(),
+                version: padkit::onnx::NEWEST_VERSION,
+            });
+        }
+        if model.ir_version == 0 {
+            let opset = padkit_onnx::graph::opset(model).unwrap_or(padkit::onnx::NEWEST_VERSION);
+            model.ir_version = padkit_onnx::model::ir_version(opset);
+        }
+        Versions(Some(said))
+    }
+
+    /// Puts back on `model` what the original said.
+    fn restore(self, model: &mut pb::ModelProto) {
+        if let Some((ir_version, opset_import)) = self.0 {
+            model.ir_version = ir_version;
+            model.opset_import = opset_import;
+        }
     }
 }
 
@@ -150,9 +212,10 @@ fn from_tract(model: &pb::ModelProto) -> candle_core::Result<ModelProto> {
     ModelProto::decode(model.encode_to_vec().as_slice()).map_err(candle_core::Error::wrap)
 }
 
-/// Fixes the graph inputs fed in `inputs` for one call's lowering: the unknown extents of
-/// their declared shapes become the fed extents (declared extents stay, so candle-onnx
-/// still checks them), and `int64` inputs declared `int64`, of at most
+/// Fixes the graph inputs fed in `inputs` for one call's lowering: an input that declares
+/// no type takes the fed tensor's, the unknown extents of their declared shapes become the
+/// fed extents (declared extents stay, so candle-onnx still checks them), and `int64`
+/// inputs declared `int64`, of at most
 /// [`MAX_PINNED_ELEMENTS`] elements and not also initializers become initializers holding
 /// the fed values (candle-onnx reads the same values either way).
 fn pin_inputs(
@@ -169,6 +232,17 @@ fn pin_inputs(
             kept.push(input);
             continue;
         };
+        let untyped = input.r#type.as_ref().is_none_or(|t| t.value.is_none());
+        if let (true, Some(dtype)) = (untyped, crate::convert::onnx_type(fed.dtype())) {
+            let tensor = pb::type_proto::Tensor {
+                elem_type: dtype.onnx_code(),
+                shape: None,
+            };
+            input.r#type = Some(pb::TypeProto {
+                value: Some(pb::type_proto::Value::TensorType(tensor)),
+                ..Default::default()
+            });
+        }
         let Some(pb::type_proto::Value::TensorType(t)) =
             input.r#type.as_mut().and_then(|t| t.value.as_mut())
         else {

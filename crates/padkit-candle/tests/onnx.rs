@@ -195,3 +195,133 @@ fn run_time_index_maps_run_on_candle_onnx() {
         assert_eq!(y.to_vec2::<f32>().unwrap(), want, "{mode}");
     }
 }
+
+/// A model built in code as candle-onnx's own `test_pad` builds it: IR version 0, no
+/// opset import, graph inputs without types, f64 data and pads fed at run time. candle-onnx
+/// reads its Pad in the inputs form; so does padkit, and the swap answers as candle-onnx
+/// does (here: its one Pad test), and pads the modes candle-onnx refuses.
+#[test]
+fn models_that_name_no_version_are_read_as_candle_onnx_reads_them() {
+    use candle_onnx::onnx::{AttributeProto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
+    let untyped = |name: &str| ValueInfoProto {
+        name: name.into(),
+        ..Default::default()
+    };
+    let model = |mode: &str| ModelProto {
+        graph: Some(GraphProto {
+            input: vec![untyped("data"), untyped("pads")],
+            output: vec![untyped("output")],
+            node: vec![NodeProto {
+                op_type: "Pad".into(),
+                input: vec!["data".into(), "pads".into()],
+                output: vec!["output".into()],
+                attribute: vec![AttributeProto {
+                    name: "mode".into(),
+                    r#type: 3, // STRING
+                    s: mode.as_bytes().to_vec(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let cpu = Device::Cpu;
+    let inputs = || {
+        let data = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], (2, 3), &cpu).unwrap();
+        HashMap::from([
+            ("data".to_string(), data),
+            (
+                "pads".to_string(),
+                Tensor::new(&[0i64, 1, 0, 0], &cpu).unwrap(),
+            ),
+        ])
+    };
+    let eval = |mode: &str| {
+        let out = padkit_candle::onnx::simple_eval(&model(mode), inputs()).unwrap();
+        out["output"].to_vec2::<f64>().unwrap()
+    };
+    let stock = candle_onnx::simple_eval(&model("reflect"), inputs()).unwrap();
+    let want = [[2.0, 1.0, 2.0, 3.0], [5.0, 4.0, 5.0, 6.0]];
+    assert_eq!(stock["output"].to_vec2::<f64>().unwrap(), want);
+    assert_eq!(eval("reflect"), want);
+    assert_eq!(eval("edge"), [[1.0, 1.0, 2.0, 3.0], [4.0, 4.0, 5.0, 6.0]]);
+    // what the lowering hands candle-onnx says no more of its versions than the model did
+    let edge = model("edge");
+    let lowered =
+        padkit_candle::onnx::lower_for(&edge, &inputs(), &padkit_candle::onnx::Options::default())
+            .unwrap();
+    assert!(matches!(lowered, std::borrow::Cow::Owned(_)));
+    assert_eq!((lowered.ir_version, lowered.opset_import.len()), (0, 0));
+}
+
+/// A Pad whose output the machine cannot hold (2^40 rows of 3 floats, pads fed at run
+/// time) is padkit's `TooLarge` error before candle allocates, under the default limit
+/// and under one set in `Options`.
+#[test]
+fn outputs_too_large_are_errors_before_candle_allocates() {
+    let m = PadModel::new(19, "constant", data(), vec![1 << 40, 0, 0, 0], Feed::Input);
+    let model = candle_model(&m);
+    let inputs = || {
+        HashMap::from([
+            ("x".to_string(), x()),
+            (
+                "pads".to_string(),
+                Tensor::new(&[1i64 << 40, 0, 0, 0], &Device::Cpu).unwrap(),
+            ),
+        ])
+    };
+    let err = padkit_candle::onnx::simple_eval(&model, inputs())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("too large") || err.contains("bytes"), "{err}");
+    let small = padkit_candle::onnx::Options::default().with_max_output_bytes(16);
+    let feeds = HashMap::from([("x".to_string(), x())]);
+    let m = PadModel::new(19, "constant", data(), vec![1, 0, 0, 0], Feed::Initializer);
+    let err = padkit_candle::onnx::simple_eval_with(&candle_model(&m), feeds, &small)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("16"), "{err}");
+}
+
+/// Crops to an empty axis with the pads fed at run time (x [1, 4] padded by 3 rows and
+/// cropped by 4 columns), in every mode, and with the constant value fed too: the output
+/// keeps its empty axis, or is refused, as padkit's core answers. (candle-onnx 0.11.1
+/// expands a 1 to a 0 as 1: an empty fill block of a fed value came back [4, 1].)
+#[test]
+fn crops_to_empty_answer_as_the_core() {
+    let cpu = Device::Cpu;
+    let cases = [
+        ("constant", false),
+        ("constant", true),
+        ("reflect", false),
+        ("edge", false),
+        ("wrap", false),
+    ];
+    for (mode, fed_value) in cases {
+        let data = padkit::Tensor::from_slice(&[1, 4], &[1f32, 2.0, 3.0, 4.0]).unwrap();
+        let spec = padkit::PadSpec::new(vec![3, 0, 0, -4]).with_mode(mode.parse().unwrap());
+        let want = padkit::pad_tensor(&data, &spec, None).map(|y| y.shape().to_vec());
+        let mut m = PadModel::new(19, mode, data, vec![3, 0, 0, -4], Feed::Input);
+        let x = Tensor::new(&[[1f32, 2.0, 3.0, 4.0]], &cpu).unwrap();
+        let mut inputs = HashMap::from([
+            ("x".to_string(), x),
+            (
+                "pads".to_string(),
+                Tensor::new(&[3i64, 0, 0, -4], &cpu).unwrap(),
+            ),
+        ]);
+        if fed_value {
+            let value = padkit::Tensor::from_slice(&[], &[0f32]).unwrap();
+            m = m.with_value(value, Feed::Input);
+            inputs.insert("value".into(), Tensor::new(0f32, &cpu).unwrap());
+        }
+        let got = padkit_candle::onnx::simple_eval(&candle_model(&m), inputs);
+        match (want, got) {
+            (Ok(want), Ok(got)) => assert_eq!(got["y"].dims(), want, "{mode} {fed_value}"),
+            (Err(_), Err(_)) => {}
+            (want, got) => panic!("{mode} {fed_value}: the core gives {want:?}, candle {got:?}"),
+        }
+    }
+}

@@ -403,6 +403,18 @@ fn typed_features(opset: i64, mode: PadMode, dtype: DType) -> Vec<Draft> {
         Draft::new("size-1-axis", &[1, 3], &[2, 0, 3, 1]),
         Draft::new("empty-axis", &[0, 3], &[0, 1, 0, 1]),
     ];
+    if signature(opset).pads == Source::Input(1) {
+        // A crop to nothing with the pads (and a constant value) fed at run time: an
+        // engine that works the output's shape out in the graph must keep the empty axis
+        // ([1, 4] to [4, 0]).
+        v.push(
+            Draft::new("runtime-crop-to-empty", &[1, 4], &[3, 0, 0, -4]).feeds(
+                Feed::Input,
+                Feed::Input,
+                Feed::Initializer,
+            ),
+        );
+    }
     if mode == PadMode::Constant {
         v.push(Draft::new("default-value", &[2, 2], &[1, 0, 0, 1]).value(Value::Omitted));
         // Pad-1 and Pad-2 take the value as a float attribute, which the protobuf

@@ -59,22 +59,26 @@ impl Run {
 /// The names a model uses, and fresh ones for the values a lowering adds.
 pub(crate) struct Names {
     used: HashSet<String>,
+    /// The number the next fresh name tries first: it only grows, so that a model which
+    /// already uses a long run of the names a lowering makes costs each run once, not once
+    /// per fresh name (time linear in the model).
+    next: usize,
 }
 
 impl Names {
     pub(crate) fn new(used: HashSet<String>) -> Names {
-        Names { used }
+        let next = used.len();
+        Names { used, next }
     }
 
     /// A name not yet used, made from `base`.
     fn fresh(&mut self, base: &str) -> String {
-        let mut n = self.used.len();
         loop {
-            let name = format!("{base}__padkit_lower_{n}");
+            let name = format!("{base}__padkit_lower_{}", self.next);
+            self.next += 1;
             if self.used.insert(name.clone()) {
                 return name;
             }
-            n += 1;
         }
     }
 }
@@ -206,6 +210,9 @@ impl<'n> Emitter<'n> {
         let dims = Tensor::from_slice(&[dims.len()], &dims).expect("a 1-D int64 shape");
         let fill = match fill {
             Fill::Value { name, .. } => {
+                if let Some(axis) = shape.iter().position(|&d| d == 0) {
+                    return Ok(self.empty_block(name, &dims, axis));
+                }
                 let dims = self.constant(&dims);
                 return Ok(self.expand(name, dims));
             }
@@ -231,6 +238,22 @@ impl<'n> Emitter<'n> {
             });
         }
         Ok(self.constant(&filled(fill, shape)?))
+    }
+
+    /// An empty block (the shape `dims`, 0 on `axis`) of the graph value `name`'s type:
+    /// `name` reshaped to ones (which fails at run time on a value of other than one
+    /// element, as the Pad must), sliced to nothing on `axis`, then expanded. Expanding the
+    /// one element straight to `shape` would ask a runtime to broadcast a 1 to a 0, which
+    /// candle-onnx 0.11.1 gets wrong (its `Expand` keeps the 1); from the slice, every
+    /// extent broadcast is a 1 to any or a 0 to a 0.
+    fn empty_block(&mut self, name: &str, dims: &Tensor, axis: usize) -> String {
+        let rank = dims.len();
+        let ones = Tensor::from_slice(&[rank], &vec![1i64; rank]).expect("a 1-D int64 shape");
+        let ones = self.constant(&ones);
+        let value = self.node("Reshape", vec![name.to_string(), ones], vec![]);
+        let none = self.slice(&value, axis, 0, 0);
+        let dims = self.constant(dims);
+        self.node("Expand", vec![none, dims], vec![])
     }
 
     /// The one-element graph value `name` broadcast to the shape held by `dims`: `Reshape`
@@ -349,5 +372,25 @@ fn int(name: &str, i: i64) -> AttributeProto {
         r#type: AttributeType::Int as i32,
         i,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Names;
+
+    /// A model that already uses a run of the names a lowering makes: the first fresh name
+    /// skips the run once, the next ones start past it instead of probing it again.
+    #[test]
+    fn fresh_names_skip_a_used_run_once() {
+        let used = (1000..2000)
+            .map(|n| format!("x__padkit_lower_{n}"))
+            .collect();
+        let mut names = Names::new(used);
+        assert_eq!(names.fresh("x"), "x__padkit_lower_2000");
+        assert_eq!(names.next, 2001);
+        assert_eq!(names.fresh("y"), "y__padkit_lower_2001");
+        assert_eq!(names.fresh("x"), "x__padkit_lower_2002");
+        assert_eq!(names.used.len(), 1003);
     }
 }
