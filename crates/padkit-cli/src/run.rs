@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
 use padkit::{Data, Tensor};
-use tract_onnx::pb::TensorProto;
+use tract_onnx::pb::{ModelProto, TensorProto};
 
 use crate::engine::pad_graph::Outcome;
 use crate::engine::{self, Engine};
@@ -38,6 +38,7 @@ pub struct Request<'a> {
 /// Runs the request: prints each output's name, type, shape and first elements, and
 /// writes it to `OUTPUT_DIR/NAME.pb` (the name escaped so that it stays in the directory).
 pub fn run(r: &Request) -> Result<()> {
+    r.engine.check_built()?;
     let model = read_model(r.model)?;
     let names = graph_inputs(&model)?;
     let mut feeds: Vec<Option<Tensor>> = match r.data_set {
@@ -109,6 +110,7 @@ pub fn run(r: &Request) -> Result<()> {
 pub fn lower(model: &Path, output: &Path, max_output_bytes: u64) -> Result<()> {
     let options = padkit_lower::Options::default().with_max_output_bytes(max_output_bytes);
     let stored = read_model_as_stored(model)?;
+    refuse_aliases(model, output, &stored)?;
     let mut lowered = padkit_lower::lower_with(&read_model(model)?, &options)?;
     if padkit_onnx::external::restore(&mut lowered, &stored) > 0 {
         let same = |p: &Path| std::fs::canonicalize(model_dir(p)).ok();
@@ -124,6 +126,49 @@ pub fn lower(model: &Path, output: &Path, max_output_bytes: u64) -> Result<()> {
     create(output)?
         .write_all(&bytes)
         .with_context(|| format!("cannot write {}", output.display()))
+}
+
+/// Refuses an `output` that is the model itself or a file its external data is read from
+/// (the same file, by whatever name): writing it would change what the lowered model
+/// refers to.
+fn refuse_aliases(model: &Path, output: &Path, stored: &ModelProto) -> Result<()> {
+    if !output.exists() {
+        return Ok(());
+    }
+    let files = padkit_onnx::external::files(stored, model_dir(model))?;
+    for input in std::iter::once(model.to_path_buf()).chain(files) {
+        ensure!(
+            !same_file(&input, output)?,
+            "{} is {}, which the lowering reads{}: write the lowered model to another file",
+            output.display(),
+            input.display(),
+            if input.as_path() == model {
+                ""
+            } else {
+                " (external data of the model)"
+            }
+        );
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name one file: the same device and inode on Unix, the same
+/// canonical path elsewhere.
+fn same_file(a: &Path, b: &Path) -> Result<bool> {
+    let meta =
+        |p: &Path| std::fs::metadata(p).with_context(|| format!("cannot read {}", p.display()));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let (a, b) = (meta(a)?, meta(b)?);
+        Ok(a.dev() == b.dev() && a.ino() == b.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        meta(a)?;
+        meta(b)?;
+        Ok(a.canonicalize()? == b.canonicalize()?)
+    }
 }
 
 /// `path` created or truncated for writing, without following a symbolic link there.

@@ -107,3 +107,27 @@ fn external_data_stays_external() {
     assert!(err.contains("keeps tensors as external data"), "{err}");
     assert!(!elsewhere.exists());
 }
+
+/// OUT may not be a file the lowering reads: the model itself, or its external data, by
+/// whatever name (a hard link is the same file). Both stay as they were.
+#[test]
+fn out_never_aliases_an_input() {
+    let dir = scratch("aliases");
+    let original = dir.join("model.onnx");
+    let bytes = model(&dir).encode_to_vec();
+    std::fs::write(&original, &bytes).unwrap();
+    let weights = std::fs::read(dir.join("w.bin")).unwrap();
+    std::fs::hard_link(dir.join("w.bin"), dir.join("w-link.bin")).unwrap();
+    for out in ["model.onnx", "w.bin", "w-link.bin"] {
+        let done = padkit(&[
+            "lower",
+            original.to_str().unwrap(),
+            dir.join(out).to_str().unwrap(),
+        ]);
+        assert_eq!(done.status.code(), Some(1), "{out}");
+        let err = text(&done.stderr);
+        assert!(err.contains("which the lowering reads"), "{out}: {err}");
+    }
+    assert_eq!(std::fs::read(&original).unwrap(), bytes);
+    assert_eq!(std::fs::read(dir.join("w.bin")).unwrap(), weights);
+}

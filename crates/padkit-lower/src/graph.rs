@@ -222,6 +222,50 @@ impl<'m> Walk<'m> {
     }
 }
 
+/// Refuses a model with a Pad where the walk of its graph does not reach: in the body of a
+/// model-local function (`FunctionProto`, whose values have no shapes to lower for) or in
+/// a training graph (`TrainingInfoProto`). Leaving it would give a model that still holds
+/// a Pad the runtime may not run.
+pub(crate) fn refuse_unreached(model: &ModelProto) -> Result<(), LowerError> {
+    let not_lowered = |node: &NodeProto, place: String| LowerError::NotLowered {
+        node: describe(node),
+        why: format!("it is in {place}, which padkit-lower does not rewrite"),
+    };
+    for f in &model.functions {
+        if let Some(node) = first_pad(&f.node) {
+            let name = f.name.as_deref().unwrap_or_default();
+            return Err(not_lowered(
+                node,
+                format!("the body of model-local function {name:?}"),
+            ));
+        }
+    }
+    for (i, t) in model.training_info.iter().enumerate() {
+        for g in t.initialization.iter().chain(&t.algorithm) {
+            if let Some(node) = first_pad(&g.node) {
+                return Err(not_lowered(
+                    node,
+                    format!("training graph {i} ({:?})", g.name),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first Pad or CenterCropPad among `nodes` and the graphs of their attributes.
+fn first_pad(nodes: &[NodeProto]) -> Option<&NodeProto> {
+    nodes.iter().find_map(|n| {
+        if matches!(kind(n), Kind::Pad | Kind::CenterCropPad) {
+            return Some(n);
+        }
+        n.attribute
+            .iter()
+            .flat_map(|a| a.g.iter().chain(&a.graphs))
+            .find_map(|g| first_pad(&g.node))
+    })
+}
+
 /// What the walk does with a node.
 enum Kind {
     Pad,

@@ -158,9 +158,11 @@ pub fn lower(model: &ModelProto) -> Result<ModelProto, LowerError> {
 ///
 /// [`LowerError::Model`] for a malformed model, [`LowerError::Pad`] for a Pad that cannot
 /// run on its data (its output above the limit included), [`LowerError::NotLowered`] for
-/// a Pad this version does not rewrite.
+/// a Pad this version does not rewrite (a Pad in a model-local function's body or in a
+/// training graph among them).
 pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, LowerError> {
     padkit_onnx::graph::check_model(model).map_err(LowerError::Model)?;
+    graph::refuse_unreached(model)?;
     let mut lowered = model.clone();
     let mut graph = lowered.graph.take().unwrap_or_default();
     let mut walk = graph::Walk::new(model, options);

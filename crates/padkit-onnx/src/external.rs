@@ -4,7 +4,7 @@
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail, ensure};
 use padkit::DType;
@@ -86,6 +86,50 @@ pub fn restore(lowered: &mut ModelProto, original: &ModelProto) -> usize {
         Some(g) if !stored.is_empty() => restore_graph(g, &stored),
         _ => 0,
     }
+}
+
+/// The files below `dir`, the model's directory, that `model`'s external tensors are
+/// stored in, each once, as canonical paths.
+///
+/// # Errors
+///
+/// A tensor whose `external_data` names no location, or a location that is absolute,
+/// holds `..` or leaves `dir` through a symbolic link.
+///
+/// ```
+/// use tract_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
+/// let entry = |k: &str, v: &str| StringStringEntryProto { key: k.into(), value: v.into() };
+/// let w = TensorProto {
+///     name: "w".into(), data_type: 2, dims: vec![4], data_location: Some(1),
+///     external_data: vec![entry("location", "w.bin"), entry("length", "4")],
+///     ..Default::default()
+/// };
+/// let model = ModelProto { graph: Some(GraphProto { initializer: vec![w], ..Default::default() }), ..Default::default() };
+/// let dir = std::env::temp_dir().join(format!("padkit-doc-files-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("w.bin"), [1u8, 2, 3, 4]).unwrap();
+/// let files = padkit_onnx::external::files(&model, &dir).unwrap();
+/// assert_eq!(files, [dir.canonicalize().unwrap().join("w.bin")]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn files(model: &ModelProto, dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut stored = std::collections::HashMap::new();
+    if let Some(g) = &model.graph {
+        external_tensors(g, &mut stored);
+    }
+    let mut out = vec![];
+    for t in stored.values() {
+        let location = t
+            .external_data
+            .iter()
+            .find(|e| e.key == "location")
+            .with_context(|| format!("tensor {:?}: its external_data has no 'location'", t.name))?;
+        let path = confined(dir, &location.value)?;
+        if !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    Ok(out)
 }
 
 /// The external tensors of `g` and its subgraphs, by name (initializers) or by the output
@@ -208,7 +252,7 @@ fn read(tp: &TensorProto, dir: &Path) -> Result<Vec<u8>> {
 
 /// `location` below `dir`: relative, without `..`, and still below `dir` once symbolic
 /// links are resolved.
-fn confined(dir: &Path, location: &str) -> Result<std::path::PathBuf> {
+fn confined(dir: &Path, location: &str) -> Result<PathBuf> {
     let rel = Path::new(location);
     for c in rel.components() {
         match c {
