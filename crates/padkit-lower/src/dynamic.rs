@@ -150,7 +150,8 @@ pub(crate) fn lower(
         let flags = e.op("Where", &[cond, yes, no]);
         e.op_with("ReduceSum", &[&flags], &[("keepdims", 0)])
     };
-    // rules on the pads and axes as a whole, checked with the first axis' guard
+    // rules on the pads and axes as a whole, checked with the first axis' guard (or, with
+    // no axis padded, the output's own)
     let mut whole = vec![];
     let pads_len = e.op("Shape", &[pads]);
     // each padded axis with its begin and end pads (int64 scalars, or its index among the axes)
@@ -303,6 +304,28 @@ pub(crate) fn lower(
         };
         value = e.gather_by(&data, axis, &index);
         now[axis] = None;
+    }
+    if !whole.is_empty() {
+        // No axis is padded (axes known and empty, or a rank-0 tensor): the rules on the
+        // pads and axes as a whole still guard the output, which reads the data through
+        // positions offset by the guard (0, or a run-time error).
+        let at = guarded(&mut e, &zero, whole, &zero, &one);
+        value = if rank == 0 {
+            let single = ints(&mut e, 1);
+            let single = e.op("Reshape", &[&value, &single]);
+            e.op("Gather", &[&single, &at])
+        } else {
+            let d = match p.shape[0] {
+                Some(d) => int(&mut e, d as i64),
+                None => {
+                    let shape = e.op("Shape", &[&value]);
+                    e.op("Gather", &[&shape, &zero])
+                }
+            };
+            let o = e.op("Range", &[&zero, &d, &one]);
+            let index = e.op("Add", &[&o, &at]);
+            e.gather_by(&value, 0, &index)
+        };
     }
     scope.types.insert(y.to_string(), (p.dtype, now));
     Ok(e.finish(&value, y))

@@ -243,3 +243,52 @@ fn string_fill_blocks_of_run_time_extents_are_expanded() {
         &padkit::Data::Strings(vec!["-".into(), "a".into(), "b".into(), "c".into()])
     );
 }
+
+/// With no axis padded — axes known and empty, or data of rank 0 — the checks on the pads
+/// and axes as a whole still hold at run time: pads fed with 2 values for 0 axes, or axes
+/// fed naming axis 0 of a rank-0 tensor, fail in the lowered model as in the core; pads
+/// that fit give the data back.
+#[test]
+fn whole_pads_checks_hold_with_no_axis_padded() {
+    use padkit_onnx::model::{Feed, PadModel};
+    let run = |model: &ModelProto, inputs: TVec<TValue>| {
+        let model = model.clone();
+        // stock tract 0.23.9 panics on the guard's out-of-range Gather (its own error)
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            on_stock_tract(&model, inputs)
+        }))
+    };
+    let x = padkit::Tensor::from_slice(&[2, 3], &[1f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let m = PadModel::new(18, "edge", x.clone(), vec![], Feed::Input)
+        .with_axes(vec![], Feed::Initializer)
+        .proto();
+    let lowered = padkit_lower::lower(&m).unwrap();
+    let tx = || padkit_tract::to_tract(&x).unwrap().into_tvalue();
+    let pads = |p: &[i64]| {
+        tract_ndarray::Array1::from(p.to_vec())
+            .into_tensor()
+            .into_tvalue()
+    };
+    let y = run(&lowered, tvec![tx(), pads(&[])]).unwrap();
+    assert_eq!(y.to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    assert!(
+        padkit::pad_tensor(
+            &x,
+            &padkit::PadSpec::new(vec![1, 1]).with_axes(vec![]),
+            None
+        )
+        .is_err()
+    );
+    assert!(run(&lowered, tvec![tx(), pads(&[1, 1])]).is_err());
+
+    let s = padkit::Tensor::scalar(7.0f32);
+    let m = PadModel::new(18, "edge", s.clone(), vec![0, 0], Feed::Initializer)
+        .with_axes(vec![0], Feed::Input)
+        .proto();
+    let lowered = padkit_lower::lower(&m).unwrap();
+    let ts = || padkit_tract::to_tract(&s).unwrap().into_tvalue();
+    let axes = tract_ndarray::Array1::from(vec![0i64])
+        .into_tensor()
+        .into_tvalue();
+    assert!(run(&lowered, tvec![ts(), axes]).is_err());
+}
