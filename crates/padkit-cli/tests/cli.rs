@@ -78,7 +78,10 @@ fn candle_engines_name_the_feature_they_need() {
             .unwrap();
         assert_eq!(out.status.code(), Some(1), "{engine}");
         let err = stderr(&out);
-        assert!(err.contains("--features padkit-cli/candle"), "{engine}: {err}");
+        assert!(
+            err.contains("--features padkit-cli/candle"),
+            "{engine}: {err}"
+        );
         assert!(out.stdout.is_empty(), "{engine}");
     }
     let model = data("onnx-conformance/node/test_wrap_pad/model.onnx");
