@@ -66,7 +66,16 @@ pub(crate) fn pad(
         Operand::Input(i) => Some(inputs[*i].clone().into_arc_tensor()),
     };
     let x = &inputs[0];
-    let mut out = dispatch_datum!(pad_t(x.datum_type())(node, x, &spec, value.as_deref()))?;
+    let (dt, value) = (x.datum_type(), value.as_deref());
+    // Copy types run on the byte kernel; only the others instantiate padkit's cloning one
+    // (once per type, which a dispatch over every type would compile twenty times).
+    let mut out = match dt {
+        _ if dt.is_copy() => dispatch_copy!(pad_t(dt)(node, x, &spec, value, None))?,
+        DatumType::String => pad_t::<String>(node, x, &spec, value, Some(Plan::run_cloned))?,
+        DatumType::TDim => pad_t::<TDim>(node, x, &spec, value, Some(Plan::run_cloned))?,
+        DatumType::Blob => pad_t::<Blob>(node, x, &spec, value, Some(Plan::run_cloned))?,
+        _ => bail!("Pad node {node:?}: padkit pads no {dt:?} data"),
+    };
     // SAFETY: `pad_t` ran on the storage type of `x`'s datum type (i8 for QI8, …), which
     // has the same layout: the output only takes back the scale and zero point.
     unsafe { out.set_datum_type(x.datum_type()) };
@@ -90,12 +99,17 @@ pub(crate) fn check_value(node: &str, v: &Tensor) -> TractResult<()> {
         .map_err(|e| crate::node_error(node, e))
 }
 
-/// Pads `x` with padkit's kernel in `x`'s own element type.
+/// How a type that is not plain bytes is padded: [`Plan::run_cloned`] for it.
+type Cloning<T> = fn(&Plan, &[T], &T, &mut [T]) -> padkit::Result<()>;
+
+/// Pads `x` with padkit's kernel in `x`'s own element type: on plain bytes for copy types
+/// (`cloning` is `None`), else by `cloning` each element.
 fn pad_t<T: Datum>(
     node: &str,
     x: &Tensor,
     spec: &PadSpec,
     value: Option<&Tensor>,
+    cloning: Option<Cloning<T>>,
 ) -> TractResult<Tensor> {
     let fill = match value {
         None => T::default(),
@@ -122,8 +136,11 @@ fn pad_t<T: Datum>(
     // defaults); every element is written below before the tensor is returned.
     let mut out = unsafe { Tensor::uninitialized::<T>(plan.output_shape())? };
     let len = out.len();
-    if !T::datum_type().is_copy() {
-        plan.run_cloned(
+    // the byte path below reads elements as plain bytes: copy types only
+    debug_assert!(cloning.is_some() || T::datum_type().is_copy());
+    if let Some(run_cloned) = cloning {
+        run_cloned(
+            &plan,
             data,
             &fill,
             out.try_as_plain_ram_mut()?.as_slice_mut::<T>()?,
