@@ -123,58 +123,42 @@ pub fn lower_for<'m>(
         return Ok(Cow::Borrowed(model));
     }
     let mut m = to_tract(model)?;
-    let versions = Versions::declare(&mut m);
+    declare_versions(&mut m);
     pin_inputs(&mut m, inputs)?;
     let limit = options
         .max_output_bytes
         .unwrap_or_else(default_max_output_bytes);
     let options = options.clone().with_max_output_bytes(limit);
     match padkit_lower::lower_with(&m, &options) {
-        Ok(mut lowered) => {
-            versions.restore(&mut lowered);
-            Ok(Cow::Owned(from_tract(&lowered)?))
+        Ok(lowered) => {
+            // what candle-onnx gets says no more of its versions than the model did
+            let mut lowered = from_tract(&lowered)?;
+            lowered.ir_version = model.ir_version;
+            lowered.opset_import = model.opset_import.clone();
+            Ok(Cow::Owned(lowered))
         }
         Err(padkit_lower::LowerError::NotLowered { .. }) => Ok(Cow::Borrowed(model)),
         Err(e) => Err(candle_core::Error::wrap(e)),
     }
 }
 
-/// What a model said of its versions before [`Versions::declare`] filled what it left
-/// unsaid, to be put back on the lowered model.
-struct Versions(Option<(i64, Vec<pb::OperatorSetIdProto>)>);
-
-impl Versions {
-    /// Declares, on a model that leaves them unsaid, the versions candle-onnx reads it at:
-    /// the default domain at the newest Pad's opset where it imports no version of it, and
-    /// that opset's IR version where it declares none (0).
-    fn declare(model: &mut pb::ModelProto) -> Versions {
-        let imports_default = model
-            .opset_import
-            .iter()
-            .any(|o| padkit::onnx::is_default_domain(&o.domain));
-        if imports_default && model.ir_version != 0 {
-            return Versions(None);
-        }
-        let said = (model.ir_version, model.opset_import.clone());
-        if !imports_default {
-            model.opset_import.push(pb::OperatorSetIdProto {
-                domain: String::new(),
-                version: padkit::onnx::NEWEST_VERSION,
-            });
-        }
-        if model.ir_version == 0 {
-            let opset = padkit_onnx::graph::opset(model).unwrap_or(padkit::onnx::NEWEST_VERSION);
-            model.ir_version = padkit_onnx::model::ir_version(opset);
-        }
-        Versions(Some(said))
+/// Declares, on a model that leaves them unsaid, the versions candle-onnx reads it at: the
+/// default domain at the newest Pad's opset where it imports no version of it, and that
+/// opset's IR version where it declares none (0).
+fn declare_versions(model: &mut pb::ModelProto) {
+    let imports_default = model
+        .opset_import
+        .iter()
+        .any(|o| padkit::onnx::is_default_domain(&o.domain));
+    if !imports_default {
+        model.opset_import.push(pb::OperatorSetIdProto {
+            domain: String::new(),
+            version: padkit::onnx::NEWEST_VERSION,
+        });
     }
-
-    /// Puts back on `model` what the original said.
-    fn restore(self, model: &mut pb::ModelProto) {
-        if let Some((ir_version, opset_import)) = self.0 {
-            model.ir_version = ir_version;
-            model.opset_import = opset_import;
-        }
+    if model.ir_version == 0 {
+        let opset = padkit_onnx::graph::opset(model).unwrap_or(padkit::onnx::NEWEST_VERSION);
+        model.ir_version = padkit_onnx::model::ir_version(opset);
     }
 }
 
@@ -233,7 +217,7 @@ fn pin_inputs(
             continue;
         };
         let untyped = input.r#type.as_ref().is_none_or(|t| t.value.is_none());
-        if let (true, Some(dtype)) = (untyped, crate::convert::onnx_type(fed.dtype())) {
+        if untyped && let Some(dtype) = crate::convert::onnx_type(fed.dtype()) {
             let tensor = pb::type_proto::Tensor {
                 elem_type: dtype.onnx_code(),
                 shape: None,

@@ -219,15 +219,17 @@ pub(crate) fn lower(
             }
         }
     }
+    // the extent of `axis` of `value`: known, or read from its shape at run time
+    let extent = |e: &mut Emitter<'_>, value: &str, axis: usize| match p.shape[axis] {
+        Some(d) => int(e, d as i64),
+        None => {
+            let shape = e.op("Shape", &[value]);
+            let a = int(e, axis as i64);
+            e.op("Gather", &[&shape, &a])
+        }
+    };
     for (axis, begin, end, interior) in padded {
-        let d = match p.shape[axis] {
-            Some(d) => int(&mut e, d as i64),
-            None => {
-                let shape = e.op("Shape", &[&value]);
-                let a = int(&mut e, axis as i64);
-                e.op("Gather", &[&shape, &a])
-            }
-        };
+        let d = extent(&mut e, &value, axis);
         // the extent interior padding makes: d + (d - 1) r, 0 for an empty axis
         let spread = match interior {
             Some(r) => {
@@ -315,13 +317,7 @@ pub(crate) fn lower(
             let single = e.op("Reshape", &[&value, &single]);
             e.op("Gather", &[&single, &at])
         } else {
-            let d = match p.shape[0] {
-                Some(d) => int(&mut e, d as i64),
-                None => {
-                    let shape = e.op("Shape", &[&value]);
-                    e.op("Gather", &[&shape, &zero])
-                }
-            };
+            let d = extent(&mut e, &value, 0);
             let o = e.op("Range", &[&zero, &d, &one]);
             let index = e.op("Add", &[&o, &at]);
             e.gather_by(&value, 0, &index)
