@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """The real models of tests/data/models, lowered by `padkit lower`, run by ONNX Runtime
-against the outputs ONNX Runtime gives the models as they are (each case's
-test_data_set_0, made by tests/data/models/make_fixtures.py). Fails unless every model
-lowers, no Pad is left in it (subgraphs included), and every output matches to 1e-5
-absolute and 1e-3 relative (ONNX Runtime fuses a Pad into the Conv after it, so the sums
-of the lowered and the original models may run in different orders).
+against the outputs the same ONNX Runtime gives the models as they are, in the same run
+on the same machine, fed each case's test_data_set_0 inputs. Fails unless every model
+lowers, no Pad is left in it (subgraphs included), and every output matches to 1e-3
+relative and 1e-5 of the output's largest magnitude (at least 1) absolute: ONNX Runtime
+fuses a Pad into the Conv after it, so the sums of the lowered and the original models
+may run in different orders. The oracle is run here rather than read from the stored
+output_0.pb because ONNX Runtime's float kernels differ between CPUs: on a 2-core Xeon
+the unlowered style_transfer itself is 3.8e-5 away from its stored output near zero.
 
     python3 tests/peers/lowered_models.py --padkit target/debug/padkit [DIR]
 """
@@ -71,9 +74,12 @@ def main():
             options.log_severity_level = 4
             session = ort.InferenceSession(lowered, options, providers=["CPUExecutionProvider"])
             got = session.run(None, feeds)
-            for k, out in enumerate(got):
-                want = numpy_helper.to_array(onnx.load_tensor(os.path.join(data, f"output_{k}.pb")))
-                if not np.allclose(out, want, rtol=1e-3, atol=1e-5, equal_nan=True):
+            oracle = ort.InferenceSession(
+                os.path.join(case, "model.onnx"), options, providers=["CPUExecutionProvider"]
+            )
+            for k, (out, want) in enumerate(zip(got, oracle.run(None, feeds))):
+                largest = float(np.max(np.abs(want), initial=1.0, where=np.isfinite(want)))
+                if not np.allclose(out, want, rtol=1e-3, atol=1e-5 * largest, equal_nan=True):
                     worst = float(np.max(np.abs(out.astype(np.float64) - want)))
                     failures.append(f"{name}: output {k} differs (largest difference {worst})")
                     break
