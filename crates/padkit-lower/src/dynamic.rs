@@ -1,17 +1,19 @@
 //! Pads whose `pads` or `axes` are known only at run time (from opset 11, where `Range`
 //! is): each padded axis' index map is computed in the graph from the pads and the axis'
 //! extent, then one `Gather` reads it. Where the axes are known only at run time, every
-//! axis is mapped, its pads summed from the entries whose axis (normalized) is it. The maps follow the core's rules: crop to the window
-//! `[s, s + k)` (`s = max(0, -begin)`, `k = d - s - max(0, -end)`), then constant mode reads
+//! axis is mapped, its pads picked from the entry whose axis (normalized) is it. The maps
+//! follow the core's rules: crop to the window `[s, s + k)` (`s = max(0, -begin)`,
+//! `k = d - s - max(0, -end)`), then constant mode reads
 //! a plane of fill outside the data, edge clamps to the window, and reflect, symmetric and
 //! wrap fold positions into it with the period of their mirror (`2(k-1)`, `2k`, `k`),
 //! numpy's answer for pads wider than the axis.
 //!
 //! The ops are those of [`PORTABLE_OPS`](crate::PORTABLE_OPS) and the arithmetic
 //! [`RUN_TIME_OPS`]: `Range`, `Add`, `Sub`, `Mul`, `Div` (of non-negative numbers, where
-//! truncation is floor), `Abs`, `Less`, `Equal`, `Where`, `Cast` and `ReduceSum` on `int64`
-//! scalars and index maps. Interior padding (known when the model is read) reads the data
-//! every `r + 1` positions. What the original refuses fails in the lowered model too,
+//! truncation is floor), `Abs`, `Less`, `Equal`, `Where`, `Cast`, `CastLike` (from opset 15),
+//! `ReduceSum` and `ReduceMax` on `int64` scalars and index maps, for pads anywhere in
+//! int64 (a sum that wraps is caught by its terms' signs). Interior padding (known when
+//! the model is read) reads the data every `r + 1` positions. What the original refuses fails in the lowered model too,
 //! before anything is allocated: pads other than two per axis, axes out of range or named
 //! twice, a negative extent, crops past the axis or padding from an empty window in the
 //! index modes, an output above the limit.
@@ -22,10 +24,11 @@ use tract_onnx::pb::NodeProto;
 use crate::LowerError;
 use crate::emit::{Emitter, Fill};
 use crate::graph::{Scope, Walk};
+use crate::pad::MAX_MAP_LEN;
 use padkit_onnx::graph::describe;
 
 /// The ops a Pad with run-time pads adds to [`PORTABLE_OPS`](crate::PORTABLE_OPS).
-pub const RUN_TIME_OPS: [&str; 11] = [
+pub const RUN_TIME_OPS: [&str; 13] = [
     "Range",
     "Add",
     "Sub",
@@ -36,7 +39,9 @@ pub const RUN_TIME_OPS: [&str; 11] = [
     "Where",
     "Equal",
     "Cast",
+    "CastLike",
     "ReduceSum",
+    "ReduceMax",
 ];
 
 /// The pads of a Pad lowered here.
@@ -122,10 +127,7 @@ pub(crate) fn lower(
         }
     }
     let mut e = Emitter::new(walk.opset, y, &mut walk.names);
-    let int = |e: &mut Emitter<'_>, v: i64| {
-        e.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
-    };
-    let (zero, one) = (int(&mut e, 0), int(&mut e, 1));
+    let (zero, one) = (scalar(&mut e, 0), scalar(&mut e, 1));
     let ints = |e: &mut Emitter<'_>, v: i64| {
         e.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))
     };
@@ -143,11 +145,16 @@ pub(crate) fn lower(
         }
     };
     let pads = pads.as_str();
-    let flag = |e: &mut Emitter<'_>, cond: &str| e.op("Where", &[cond, &one, &zero]);
     // how many entries of the bool tensor `cond` are `bad` (0 when none is)
     let count = |e: &mut Emitter<'_>, cond: &str, bad: bool| {
-        let (yes, no) = if bad { (&one, &zero) } else { (&zero, &one) };
-        let flags = e.op("Where", &[cond, yes, no]);
+        let flags = flag(e, cond);
+        let flags = match bad {
+            true => flags,
+            false => {
+                let one = scalar(e, 1);
+                e.op("Sub", &[&one, &flags])
+            }
+        };
         e.op_with("ReduceSum", &[&flags], &[("keepdims", 0)])
     };
     // rules on the pads and axes as a whole, checked with the first axis' guard (or, with
@@ -164,17 +171,17 @@ pub(crate) fn lower(
             whole.push(count(&mut e, &right, false));
             for (j, &axis) in axes.iter().enumerate() {
                 let mut at = |k: i64| {
-                    let k = int(&mut e, k);
+                    let k = scalar(&mut e, k);
                     e.op("Gather", &[pads, &k])
                 };
                 let (begin, end) = (at(j as i64), at(j as i64 + m));
                 let r = interior.as_ref().map(|r| r[j]).filter(|&r| r != 0);
-                let r = r.map(|r| int(&mut e, r));
+                let r = r.map(|r| (scalar(&mut e, r), Some(r)));
                 padded.push((axis, begin, end, r));
             }
         }
         Axes::RunTime(axes) => {
-            let r = int(&mut e, rank as i64);
+            let r = scalar(&mut e, rank as i64);
             // (axes may be int32)
             let axes = e.op_with("Cast", &[axes], &[("to", DType::Int64.onnx_code() as i64)]);
             let negative = e.op("Less", &[&axes, &zero]);
@@ -201,80 +208,184 @@ pub(crate) fn lower(
                 whole.push(count(&mut e, &right, false));
                 values
             });
+            // (the lowest int64 heads each list of picked pads, so that none is empty)
+            let lowest = ints(&mut e, i64::MIN);
             for axis in 0..rank {
-                let a = int(&mut e, axis as i64);
-                let mask = e.op("Equal", &[&axes, &a]);
-                let mask = e.op_with("Cast", &[&mask], &[("to", DType::Int64.onnx_code() as i64)]);
+                let a = scalar(&mut e, axis as i64);
+                let chosen = e.op("Equal", &[&axes, &a]);
+                // (an int64 0 or 1 by Where, not Cast: stock tract reads a Cast to int64 as
+                // its symbolic dimension type, see `extent` below)
+                let mask = flag(&mut e, &chosen);
                 // an axis named twice
                 let named = e.op_with("ReduceSum", &[&mask], &[("keepdims", 0)]);
                 let twice = e.op("Less", &[&one, &named]);
                 whole.push(flag(&mut e, &twice));
-                let mut sum = |pads: &str| {
-                    let picked = e.op("Mul", &[&mask, pads]);
-                    e.op_with("ReduceSum", &[&picked], &[("keepdims", 0)])
+                let listed = e.op("Less", &[&zero, &named]);
+                // the one entry of `values` for this axis, or 0: a ReduceMax, since stock
+                // tract 0.23.9 sums int64 through i32 (2^40 sums to 0)
+                let mut pick = |values: &str| {
+                    let picked = e.op("Where", &[&chosen, values, &lowest]);
+                    let picked = e.concat(vec![lowest.clone(), picked], 0);
+                    let top = e.op_with("ReduceMax", &[&picked], &[("keepdims", 0)]);
+                    e.op("Where", &[&listed, &top, &zero])
                 };
-                let (begin, end) = (sum(&begins), sum(&ends));
-                let r = interiors.as_deref().map(&mut sum);
+                let (begin, end) = (pick(&begins), pick(&ends));
+                let r = interiors.as_deref().map(|r| (pick(r), None));
                 padded.push((axis, begin, end, r));
             }
         }
     }
-    // the extent of `axis` of `value`: known, or read from its shape at run time
-    let extent = |e: &mut Emitter<'_>, value: &str, axis: usize| match p.shape[axis] {
-        Some(d) => int(e, d as i64),
+    // the extent of `axis` of the data: known, or read from its shape at run time. From
+    // opset 15 that is cast like an int64 constant (a no-op elsewhere), without which stock
+    // tract 0.23.9 keeps it in its symbolic dimension type and converts the int64 values it
+    // meets into that type through i32 (pads of 2^34 become 0); before opset 15 ONNX has no
+    // CastLike (and tract reads a Cast to int64 as that type too): there stock tract
+    // computes exactly only with pads within ±2^31 (docs/lower.md).
+    let like = (walk.opset >= 15).then(|| scalar(&mut e, 0));
+    let extent = |e: &mut Emitter<'_>, axis: usize| match p.shape[axis] {
+        Some(d) => scalar(e, d as i64),
         None => {
-            let shape = e.op("Shape", &[value]);
-            let a = int(e, axis as i64);
-            e.op("Gather", &[&shape, &a])
+            let shape = e.op("Shape", &[p.x]);
+            let a = scalar(e, axis as i64);
+            let d = e.op("Gather", &[&shape, &a]);
+            match &like {
+                Some(like) => e.op("CastLike", &[&d, like]),
+                None => d,
+            }
         }
     };
+    // First every padded axis' output extent `n = (begin + end) + spread`, and the flags of
+    // what the original refuses: a negative or overflowing extent; in the index modes,
+    // crops past the axis or padding from an empty window. The sums are int64 and may wrap
+    // where pads come near the int64 limits; the flags catch every wrap by the signs of
+    // the terms (`wraps`), and a wrapped extent is one the original refuses, so wherever
+    // the flags pass, every value below is exact.
+    let mut flags = std::mem::take(&mut whole);
+    let mut extents = vec![];
     for (axis, begin, end, interior) in padded {
-        let d = extent(&mut e, &value, axis);
-        // the extent interior padding makes: d + (d - 1) r, 0 for an empty axis
-        let spread = match interior {
-            Some(r) => {
-                let gaps = e.op("Sub", &[&d, &one]);
-                let gaps = e.op("Mul", &[&gaps, &r]);
-                let spread = e.op("Add", &[&d, &gaps]);
-                let empty = e.op("Less", &[&d, &one]);
-                Some((e.op("Where", &[&empty, &zero, &spread]), r))
+        let d = extent(&mut e, axis);
+        // the extent interior padding makes: d + max(d - 1, 0) r, known when the model is
+        // read where d and r are, else checked in the graph before it wraps
+        let spread = match (interior, p.shape[axis]) {
+            (None, _) => None,
+            (Some((r, Some(known))), Some(extent)) => {
+                let extent = extent as i128;
+                let spread = extent + (extent - 1).max(0) * i128::from(known);
+                let Ok(spread) = i64::try_from(spread) else {
+                    return refuse(&format!(
+                        "its interior padding of {known} makes axis {axis}'s extent {spread}, above i64::MAX"
+                    ));
+                };
+                Some((scalar(&mut e, spread), r))
             }
-            None => None,
+            (Some((r, _)), _) => {
+                let (fresh, max) = (scalar(&mut e, 1), scalar(&mut e, i64::MAX));
+                let gaps = e.op("Sub", &[&d, &fresh]);
+                let gaps = relu(&mut e, &gaps);
+                // (r at least 1 to divide by: a product by 0 cannot wrap)
+                let short = e.op("Less", &[&r, &fresh]);
+                let divisor = e.op("Where", &[&short, &fresh, &r]);
+                let most = e.op("Div", &[&max, &divisor]);
+                let over = e.op("Less", &[&most, &gaps]);
+                flags.push(flag(&mut e, &over));
+                let gaps = e.op("Mul", &[&gaps, &r]);
+                let room = e.op("Sub", &[&max, &d]);
+                let over = e.op("Less", &[&room, &gaps]);
+                flags.push(flag(&mut e, &over));
+                Some((e.op("Add", &[&d, &gaps]), r))
+            }
         };
-        let n = e.op("Add", &[spread.as_ref().map_or(&d, |(s, _)| s), &begin]);
-        let n = e.op("Add", &[&n, &end]);
-        // the window the index modes read: [s, s + k)
-        let window = (p.mode != PadMode::Constant).then(|| {
+        let pads = e.op("Add", &[&begin, &end]);
+        flags.push(wraps(&mut e, &begin, &end, &pads));
+        let n = e.op("Add", &[&pads, spread.as_ref().map_or(&d, |s| &s.0)]);
+        // (`pads + spread` wraps only from pads ≥ 0 to a negative sum, caught here)
+        let negative = e.op("Less", &[&n, &zero]);
+        flags.push(flag(&mut e, &negative));
+        if p.mode != PadMode::Constant {
+            // the window [s, s + k) left by the crops: k = d - max(0, -begin) - max(0, -end);
+            // a crop of i64::MIN (whose negation wraps) or crops summing past i64::MAX are
+            // wider than any axis
+            let mut cut = |e: &mut Emitter<'_>, pad: &str| {
+                let lowest = scalar(e, i64::MIN);
+                let widest = e.op("Equal", &[pad, &lowest]);
+                flags.push(flag(e, &widest));
+                let neg = e.op("Sub", &[&zero, pad]);
+                relu(e, &neg)
+            };
+            let (cut_begin, cut_end) = (cut(&mut e, &begin), cut(&mut e, &end));
+            let cut = e.op("Add", &[&cut_begin, &cut_end]);
+            let wrapped = e.op("Less", &[&cut, &zero]);
+            flags.push(flag(&mut e, &wrapped));
+            let k = e.op("Sub", &[&d, &cut]);
+            // (int64 flags: ONNX Runtime's Where takes no bool values)
+            let crossed = e.op("Less", &[&k, &zero]);
+            let crossed = flag(&mut e, &crossed);
+            let empty = e.op("Less", &[&k, &one]);
+            let empty = flag(&mut e, &empty);
+            let pads = e.op("Less", &[&zero, &n]);
+            flags.push(e.op("Where", &[&pads, &empty, &crossed]));
+        }
+        extents.push((axis, d, begin, end, n, spread));
+    }
+    // Then the output as a whole: its element count (in double precision: no overflow)
+    // against the limit, and no index map longer than padkit-lower's cap where the output
+    // is empty (its extents may be anything; nothing is read).
+    if !extents.is_empty() {
+        let double = [("to", DType::Float64.onnx_code() as i64)];
+        let mut count = e.constant(&Tensor::from_slice(&[], &[1.0f64]).expect("a double"));
+        for axis in 0..rank {
+            let n = match extents.iter().find(|x| x.0 == axis) {
+                Some(x) => x.4.clone(),
+                None => extent(&mut e, axis),
+            };
+            let n = e.op_with("Cast", &[&n], &double);
+            count = e.op("Mul", &[&count, &n]);
+        }
+        if let Some(limit) = walk_limit {
+            let width = p.dtype.storage_bytes(1).unwrap_or(1) as f64;
+            let limit =
+                e.constant(&Tensor::from_slice(&[], &[limit as f64 / width]).expect("a double"));
+            let above = e.op("Less", &[&limit, &count]);
+            flags.push(flag(&mut e, &above));
+        }
+        let nothing = e.constant(&Tensor::from_slice(&[], &[0.0f64]).expect("a double"));
+        let empty = e.op("Equal", &[&count, &nothing]);
+        let cap = scalar(&mut e, MAX_MAP_LEN as i64);
+        for x in &extents {
+            let long = e.op("Less", &[&cap, &x.4]);
+            let long = flag(&mut e, &long);
+            let zero = scalar(&mut e, 0);
+            flags.push(e.op("Where", &[&empty, &long, &zero]));
+        }
+    }
+    // 0, or a run-time error where any flag is raised: it offsets every extent (or, with
+    // no axis padded, the positions the output reads), so nothing is allocated before it.
+    let checked = guard(&mut e, flags);
+    let none_padded = extents.is_empty();
+    for (axis, d, begin, end, n, spread) in extents {
+        let n = e.op("Add", &[&n, &checked]);
+        let o = e.op("Range", &[&zero, &n, &one]);
+        // Past the guard, what follows cannot wrap: in the index modes the checks bound
+        // both pads by the extents; in constant mode a pad before the data may be near
+        // i64::MIN (made up for by the one after), and every position it puts past the
+        // data's spread reads fill, so it is raised to minus the spread.
+        let i = match p.mode {
+            PadMode::Constant => {
+                let spread = spread.as_ref().map_or(&d, |s| &s.0);
+                let least = e.op("Sub", &[&zero, spread]);
+                let under = e.op("Less", &[&begin, &least]);
+                let begin = e.op("Where", &[&under, &least, &begin]);
+                e.op("Sub", &[&o, &begin])
+            }
+            _ => e.op("Sub", &[&o, &begin]),
+        };
+        let (data, index) = if p.mode != PadMode::Constant {
             let neg_begin = e.op("Sub", &[&zero, &begin]);
             let s = relu(&mut e, &neg_begin);
             let neg_end = e.op("Sub", &[&zero, &end]);
             let cut_end = relu(&mut e, &neg_end);
             let k = e.op("Sub", &[&d, &s]);
-            (s, e.op("Sub", &[&k, &cut_end]))
-        });
-        // what the original refuses fails here too, before anything is allocated: a
-        // negative extent; in the index modes, crops past the axis or padding from an
-        // empty window; an output above the limit
-        let negative = e.op("Less", &[&n, &zero]);
-        let mut flags = std::mem::take(&mut whole);
-        flags.push(flag(&mut e, &negative));
-        if let Some((_, k)) = &window {
-            // (int64 flags: ONNX Runtime's Where takes no bool values)
-            let crossed = e.op("Less", &[k, &zero]);
-            let crossed = flag(&mut e, &crossed);
-            let empty = e.op("Less", &[k, &one]);
-            let empty = flag(&mut e, &empty);
-            let pads = e.op("Less", &[&zero, &n]);
-            flags.push(e.op("Where", &[&pads, &empty, &crossed]));
-        }
-        if let Some(limit) = walk_limit {
-            let above = over_limit(&mut e, &value, rank, axis, &n, p.dtype, limit);
-            flags.push(flag(&mut e, &above));
-        }
-        let n = guarded(&mut e, &n, flags, &zero, &one);
-        let o = e.op("Range", &[&zero, &n, &one]);
-        let i = e.op("Sub", &[&o, &begin]);
-        let (data, index) = if let Some((s, k)) = window {
+            let k = e.op("Sub", &[&k, &cut_end]);
             let j = e.op("Sub", &[&i, &s]);
             let r = fold(&mut e, p.mode, &j, &k, &begin, (&zero, &one));
             (value.clone(), e.op("Add", &[&s, &r]))
@@ -307,19 +418,18 @@ pub(crate) fn lower(
         value = e.gather_by(&data, axis, &index);
         now[axis] = None;
     }
-    if !whole.is_empty() {
+    if none_padded {
         // No axis is padded (axes known and empty, or a rank-0 tensor): the rules on the
         // pads and axes as a whole still guard the output, which reads the data through
         // positions offset by the guard (0, or a run-time error).
-        let at = guarded(&mut e, &zero, whole, &zero, &one);
         value = if rank == 0 {
             let single = ints(&mut e, 1);
             let single = e.op("Reshape", &[&value, &single]);
-            e.op("Gather", &[&single, &at])
+            e.op("Gather", &[&single, &checked])
         } else {
-            let d = extent(&mut e, &value, 0);
+            let d = extent(&mut e, 0);
             let o = e.op("Range", &[&zero, &d, &one]);
-            let index = e.op("Add", &[&o, &at]);
+            let index = e.op("Add", &[&o, &checked]);
             e.gather_by(&value, 0, &index)
         };
     }
@@ -327,47 +437,52 @@ pub(crate) fn lower(
     Ok(e.finish(&value, y))
 }
 
-/// `n`, or a run-time error where any of `flags` (int64 0 or 1) is 1: `n` plus a `Gather`
-/// from a one-element tensor at the flags' sum, which is out of range unless it is 0.
-/// ONNX Runtime and candle-onnx refuse it with an error; stock tract 0.23.9 panics on it
-/// (its Gather indexes without a check), which padkit's CLI reports as tract's error. (A
-/// `Reshape` to a computed shape would be refused everywhere, but tract takes no shape
-/// computed at run time.)
-fn guarded(e: &mut Emitter<'_>, n: &str, flags: Vec<String>, zero: &str, one: &str) -> String {
-    let mut sum = flags[0].clone();
-    for f in &flags[1..] {
+/// 0, or a run-time error where any of `flags` (int64 0 or 1) is 1: a `Gather` from a
+/// one-element tensor at the flags' sum, which is out of range unless it is 0. ONNX Runtime
+/// and candle-onnx refuse it with an error; stock tract 0.23.9 panics on it (its Gather
+/// indexes without a check), which padkit's CLI reports as tract's error. (A `Reshape` to
+/// a computed shape would be refused everywhere, but tract takes no shape computed at run
+/// time.)
+fn guard(e: &mut Emitter<'_>, flags: Vec<String>) -> String {
+    let (zero, one) = (scalar(e, 0), scalar(e, 1));
+    let Some((first, rest)) = flags.split_first() else {
+        return zero;
+    };
+    let mut sum = first.clone();
+    for f in rest {
         sum = e.op("Add", &[&sum, f]);
     }
-    let raised = e.op("Less", &[zero, &sum]);
-    let at = e.op("Where", &[&raised, one, zero]);
+    let raised = e.op("Less", &[&zero, &sum]);
+    let at = e.op("Where", &[&raised, &one, &zero]);
     let nothing = e.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
-    let checked = e.op("Gather", &[&nothing, &at]);
-    e.op("Add", &[n, &checked])
+    e.op("Gather", &[&nothing, &at])
 }
 
-/// Whether `x` (of `rank`) with extent `n` on `axis` would take more than `limit` bytes of
-/// `dtype`: its element count in double precision (no overflow), times the element's size.
-fn over_limit(
-    e: &mut Emitter<'_>,
-    x: &str,
-    rank: usize,
-    axis: usize,
-    n: &str,
-    dtype: DType,
-    limit: u64,
-) -> String {
-    let double = DType::Float64.onnx_code() as i64;
-    let shape = e.op("Shape", &[x]);
-    let mut count = e.op_with("Cast", &[n], &[("to", double)]);
-    for other in (0..rank).filter(|&i| i != axis) {
-        let at = e.constant(&Tensor::from_slice(&[], &[other as i64]).expect("an int64 scalar"));
-        let extent = e.op("Gather", &[&shape, &at]);
-        let extent = e.op_with("Cast", &[&extent], &[("to", double)]);
-        count = e.op("Mul", &[&count, &extent]);
-    }
-    let width = dtype.storage_bytes(1).unwrap_or(1) as f64;
-    let limit = e.constant(&Tensor::from_slice(&[], &[limit as f64 / width]).expect("a double"));
-    e.op("Less", &[&limit, &count])
+/// An int64 scalar constant.
+fn scalar(e: &mut Emitter<'_>, v: i64) -> String {
+    e.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
+}
+
+/// The int64 flag (1 or 0) of the bool graph value `cond`: ONNX Runtime's `Where` takes
+/// no bool values, so conditions are combined as int64.
+fn flag(e: &mut Emitter<'_>, cond: &str) -> String {
+    let (one, zero) = (scalar(e, 1), scalar(e, 0));
+    e.op("Where", &[cond, &one, &zero])
+}
+
+/// The flag of `a + b` having wrapped into `sum`: terms of one sign, a sum of the other.
+fn wraps(e: &mut Emitter<'_>, a: &str, b: &str, sum: &str) -> String {
+    let zero = scalar(e, 0);
+    let mut sign = |v: &str| {
+        let negative = e.op("Less", &[v, &zero]);
+        flag(e, &negative)
+    };
+    let (a, b, sum) = (sign(a), sign(b), sign(sum));
+    let alike = e.op("Equal", &[&a, &b]);
+    let kept = e.op("Equal", &[&a, &sum]);
+    let (one, none) = (scalar(e, 1), scalar(e, 0));
+    let flipped = e.op("Where", &[&kept, &none, &one]);
+    e.op("Where", &[&alike, &flipped, &none])
 }
 
 /// The position in the window `[0, k)` each position `j` (relative to the window's start;
