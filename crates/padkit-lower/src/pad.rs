@@ -172,6 +172,25 @@ fn emit_pad(
     }
     let failed = |e| LowerError::pad(node, e);
     let axis_pads = spec.resolve(shape.len()).map_err(failed)?;
+    // ONNX Runtime 1.32 gathers strings wrong along any axis but the last (one string per
+    // block): before opset 10 every slice written here is a `Gather`, so Pads of strings
+    // that slice or map such an axis are refused there rather than lowered wrong.
+    if dtype == DType::String && walk.opset < 10 {
+        let sliced = axis_pads.iter().enumerate().find(|(axis, p)| {
+            axis + 1 < shape.len()
+                && !p.is_identity()
+                && (spec.mode != PadMode::Constant || p.begin < 0 || p.end < 0 || p.interior != 0)
+        });
+        if let Some((axis, _)) = sliced {
+            return Err(LowerError::NotLowered {
+                node: describe(node),
+                why: format!(
+                    "axis {axis}: before opset 10 its strings would be read by a Gather, which \
+                     ONNX Runtime gets wrong along any axis but the last"
+                ),
+            });
+        }
+    }
     let Some(known) = shape.iter().copied().collect::<Option<Vec<usize>>>() else {
         return run_time_extents(
             walk,
@@ -357,6 +376,21 @@ fn run_time_extents(
         return refuse(format!(
             "the shape of its data {x:?} is known only at run time, and before opset 11 \
              Gather counts no positions from the end"
+        ));
+    }
+    // (the borders below are `Gather`s, which ONNX Runtime 1.32 gets wrong for strings
+    // along any axis but the last)
+    let gathered = axis_pads.iter().enumerate().find(|(axis, p)| {
+        dtype == DType::String
+            && mode != PadMode::Constant
+            && axis + 1 < shape.len()
+            && shape[*axis].is_none()
+            && !p.is_identity()
+    });
+    if let Some((axis, _)) = gathered {
+        return refuse(format!(
+            "axis {axis}: its extent is known only at run time, and its borders of strings \
+             would be read by a Gather, which ONNX Runtime gets wrong along any axis but the last"
         ));
     }
     let mut now = shape.to_vec();
