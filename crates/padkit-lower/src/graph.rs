@@ -6,7 +6,9 @@ use std::collections::{HashMap, HashSet};
 use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, Tensor};
 use padkit_onnx::graph::describe;
-use padkit_onnx::proto::{dtype_and_shape, tensor_from_proto};
+use padkit_onnx::proto::{
+    dtype_and_shape, sparse_dtype_and_shape, sparse_tensor_from_proto, tensor_from_proto,
+};
 use tract_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
 use tract_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_proto};
 
@@ -92,6 +94,25 @@ impl<'o> Scope<'o> {
             if small {
                 let tensor = tensor_from_proto(t).map_err(LowerError::Model)?;
                 scope.constants.insert(t.name.clone(), tensor);
+            }
+        }
+        // sparse initializers: their types, and the small int64 and int32 ones (pads,
+        // axes) as the dense constants they stand for
+        for sp in &g.sparse_initializer {
+            let (name, dtype, shape) = sparse_dtype_and_shape(sp).map_err(LowerError::Model)?;
+            let name = name.to_string();
+            scope.defined.insert(name.clone());
+            if overridable && inputs.contains(name.as_str()) {
+                continue;
+            }
+            let small = shape.iter().product::<usize>() <= crate::fold::MAX_ELEMENTS;
+            let ints = matches!(dtype, DType::Int64 | DType::Int32);
+            scope
+                .types
+                .insert(name.clone(), (dtype, shape.into_iter().map(Some).collect()));
+            if small && ints {
+                let tensor = sparse_tensor_from_proto(sp).map_err(LowerError::Model)?;
+                scope.constants.insert(name, tensor);
             }
         }
         Ok(scope)

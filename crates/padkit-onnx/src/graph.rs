@@ -94,6 +94,11 @@ fn check_graph(g: &GraphProto, outer: &HashSet<&str>) -> Result<()> {
         check_proto(t).context("initializer")?;
         defined.insert(&t.name);
     }
+    for sp in &g.sparse_initializer {
+        let (name, _, _) =
+            crate::proto::sparse_dtype_and_shape(sp).context("sparse initializer")?;
+        defined.insert(name);
+    }
     for i in &g.input {
         defined.insert(&i.name);
     }

@@ -6,8 +6,8 @@ use anyhow::{Context, Result, bail, ensure};
 use padkit::dtype::Layout;
 use padkit::{DType, Data, Tensor};
 use prost::Message;
-use tract_onnx::pb::TensorProto;
 use tract_onnx::pb::tensor_proto::DataLocation;
+use tract_onnx::pb::{SparseTensorProto, TensorProto};
 
 /// Reads a serialized `TensorProto` from `bytes`; `origin` names where they came from.
 ///
@@ -46,6 +46,96 @@ pub fn dtype_and_shape(tp: &TensorProto) -> Result<(DType, Vec<usize>)> {
         "tensor {name:?}: shape {shape:?} of {dtype} has more elements than memory can address"
     );
     Ok((dtype, shape))
+}
+
+/// The name, element type and shape of a `SparseTensorProto` (its `values` name and type,
+/// its `dims`), without reading its data.
+///
+/// # Errors
+///
+/// When it has no `values`, or its type or dims are not those of a tensor
+/// ([`dtype_and_shape`]).
+pub fn sparse_dtype_and_shape(sp: &SparseTensorProto) -> Result<(&str, DType, Vec<usize>)> {
+    let values = sp
+        .values
+        .as_ref()
+        .context("a sparse tensor without values")?;
+    let dense = TensorProto {
+        name: values.name.clone(),
+        data_type: values.data_type,
+        dims: sp.dims.clone(),
+        ..Default::default()
+    };
+    let (dtype, shape) = dtype_and_shape(&dense)?;
+    Ok((&values.name, dtype, shape))
+}
+
+/// The dense tensor a `SparseTensorProto` of int64 or int32 stands for (the types of pads
+/// and axes): zero but at its indices, linear (`[NNZ]`) or coordinates (`[NNZ, rank]`).
+///
+/// ```
+/// use tract_onnx::pb::{SparseTensorProto, TensorProto};
+/// let values = TensorProto { name: "pads".into(), data_type: 7, dims: vec![1], int64_data: vec![2], ..Default::default() };
+/// let indices = TensorProto { data_type: 7, dims: vec![1], int64_data: vec![3], ..Default::default() };
+/// let sp = SparseTensorProto { values: Some(values), indices: Some(indices), dims: vec![4] };
+/// let t = padkit_onnx::proto::sparse_tensor_from_proto(&sp).unwrap();
+/// assert_eq!(t.to_vec::<i64>().unwrap(), vec![0, 0, 0, 2]);
+/// ```
+///
+/// # Errors
+///
+/// When its type is another, its indices are neither form or point outside its shape, or
+/// the parts do not read ([`tensor_from_proto`]).
+pub fn sparse_tensor_from_proto(sp: &SparseTensorProto) -> Result<Tensor> {
+    let (name, dtype, shape) = sparse_dtype_and_shape(sp)?;
+    let values = tensor_from_proto(sp.values.as_ref().context("values")?)?;
+    let values: Vec<i64> = match dtype {
+        DType::Int64 => values.to_vec::<i64>()?,
+        DType::Int32 => values.to_vec::<i32>()?.into_iter().map(i64::from).collect(),
+        other => bail!("sparse tensor {name:?}: {other} values are not read, only int64 and int32"),
+    };
+    let indices = tensor_from_proto(
+        sp.indices
+            .as_ref()
+            .context("a sparse tensor without indices")?,
+    )?;
+    let flat = indices
+        .to_vec::<i64>()
+        .with_context(|| format!("sparse tensor {name:?}: indices"))?;
+    let total: usize = shape.iter().product();
+    let rank = shape.len();
+    let nnz = values.len();
+    let linear: Vec<i64> = match indices.shape() {
+        [n] if *n == nnz => flat,
+        [n, r] if *n == nnz && *r == rank => flat
+            .chunks(rank.max(1))
+            .map(|c| {
+                c.iter()
+                    .zip(&shape)
+                    .try_fold(0i64, |acc, (&i, &d)| {
+                        (0..d as i64).contains(&i).then(|| acc * d as i64 + i)
+                    })
+                    .unwrap_or(-1)
+            })
+            .collect(),
+        other => bail!(
+            "sparse tensor {name:?}: indices of shape {other:?} for {nnz} values of rank {rank}"
+        ),
+    };
+    let mut dense = vec![0i64; total];
+    for (&at, v) in linear.iter().zip(values) {
+        let at = usize::try_from(at).ok().filter(|&a| a < total);
+        let at =
+            at.with_context(|| format!("sparse tensor {name:?}: an index outside {shape:?}"))?;
+        dense[at] = v;
+    }
+    match dtype {
+        DType::Int32 => {
+            let dense: Vec<i32> = dense.into_iter().map(|v| v as i32).collect();
+            Ok(Tensor::from_slice(&shape, &dense)?)
+        }
+        _ => Ok(Tensor::from_slice(&shape, &dense)?),
+    }
 }
 
 /// Checks a `TensorProto` the way [`tensor_from_proto`] reads it, without copying its data:
