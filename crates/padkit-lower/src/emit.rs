@@ -139,8 +139,24 @@ impl<'n> Emitter<'n> {
         self.node("Gather", inputs, vec![int("axis", axis as i64)])
     }
 
-    /// A `Constant` node holding `t`.
+    /// A `Constant` node holding `t`. At opsets 6 to 8, whose `Constant` holds float16,
+    /// float and double only, a tensor of integers (index maps, slice bounds) is held as
+    /// doubles, exact below 2^53, and cast to its type. (Before opset 6 `Cast` names its
+    /// type by a string, which stock tract 0.23.9 and candle-onnx 0.11.1 do not read: the
+    /// integers stay in the `Constant`, which ONNX Runtime and both run.)
     pub(crate) fn constant(&mut self, t: &Tensor) -> String {
+        if (6..9).contains(&self.opset) {
+            if let Some(doubles) = as_doubles(t) {
+                let doubles = self.constant_node(&doubles);
+                let to = int("to", t.dtype().onnx_code() as i64);
+                return self.node("Cast", vec![doubles], vec![to]);
+            }
+        }
+        self.constant_node(t)
+    }
+
+    /// A `Constant` node holding `t` as it is.
+    fn constant_node(&mut self, t: &Tensor) -> String {
         let value = AttributeProto {
             name: "value".into(),
             r#type: AttributeType::Tensor as i32,
@@ -328,6 +344,31 @@ impl<'n> Emitter<'n> {
 /// The largest fill block written into a model as a constant (where `ConstantOfShape`
 /// does not take the element type): 64 MiB.
 pub const MAX_BLOCK_BYTES: usize = 64 << 20;
+
+/// `t` as doubles, where it holds integers that doubles hold exactly (at most 2^53 from 0).
+fn as_doubles(t: &Tensor) -> Option<Tensor> {
+    fn exact<T: Copy + Into<i128>>(values: Vec<T>) -> Option<Vec<f64>> {
+        values
+            .into_iter()
+            .map(|v| {
+                let v: i128 = v.into();
+                (v.abs() <= 1 << 53).then_some(v as f64)
+            })
+            .collect()
+    }
+    let doubles = match t.dtype() {
+        DType::Int8 => exact(t.to_vec::<i8>().ok()?),
+        DType::Int16 => exact(t.to_vec::<i16>().ok()?),
+        DType::Int32 => exact(t.to_vec::<i32>().ok()?),
+        DType::Int64 => exact(t.to_vec::<i64>().ok()?),
+        DType::UInt8 => exact(t.to_vec::<u8>().ok()?),
+        DType::UInt16 => exact(t.to_vec::<u16>().ok()?),
+        DType::UInt32 => exact(t.to_vec::<u32>().ok()?),
+        DType::UInt64 => exact(t.to_vec::<u64>().ok()?),
+        _ => None,
+    }?;
+    Tensor::from_slice(t.shape(), &doubles).ok()
+}
 
 /// True when `ConstantOfShape` at `opset` takes `dtype` (numbers and bool from opset 9,
 /// bfloat16 and the float8s from 20, the 4-bit ints from 21, float4e2m1 from 23,

@@ -60,8 +60,10 @@ use tract_onnx::pb::{ModelProto, NodeProto};
 /// The ops a lowered Pad is made of: ops that ONNX Runtime, stock tract-onnx 0.23.9 and
 /// candle-onnx 0.11.1 all evaluate in the forms the lowering writes (`Slice` from opset 10
 /// only: candle-onnx reads its inputs only; `Expand` and `Reshape` only for a fill fed at
-/// run time, `Shape` only for extents known at run time only).
-pub const PORTABLE_OPS: [&str; 9] = [
+/// run time, `Shape` only for extents known at run time only; `Cast` only at opsets 6–8,
+/// of integer constants held as doubles).
+pub const PORTABLE_OPS: [&str; 10] = [
+    "Cast",
     "Concat",
     "Constant",
     "ConstantOfShape",
