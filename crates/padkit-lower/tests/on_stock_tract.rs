@@ -1,12 +1,16 @@
 //! Lowered models run by stock tract-onnx: a Pad inside an `If` branch, reading the outer
 //! graph's input and initializer, against the output worked out by hand; Pads of data
 //! whose batch extent is known only at run time, against padkit-conformance's naive
-//! reference.
+//! reference; pads from a sparse initializer, and index maps at opsets 6–8, against
+//! padkit's core.
 
+use padkit::{PadMode, PadSpec, Tensor};
+use padkit_onnx::model::{Feed, PadModel};
 use padkit_onnx::proto::tensor_to_proto;
 use tract_onnx::pb::attribute_proto::AttributeType;
 use tract_onnx::pb::{
-    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto,
+    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, SparseTensorProto,
+    TensorProto, ValueInfoProto,
 };
 use tract_onnx::prelude::*;
 
@@ -291,4 +295,95 @@ fn whole_pads_checks_hold_with_no_axis_padded() {
         .into_tensor()
         .into_tvalue();
     assert!(run(&lowered, tvec![ts(), axes]).is_err());
+}
+
+/// The pads the sparse initializer holds.
+const PADS: [i64; 4] = [0, 2, 0, 1];
+
+/// `model` with its dense initializer `pads` moved to a sparse initializer of its non-zero
+/// entries (linear indices).
+fn sparse_pads(mut model: ModelProto) -> ModelProto {
+    let g = model.graph.as_mut().unwrap();
+    let at = g.initializer.iter().position(|t| t.name == "pads").unwrap();
+    let dense = g.initializer.remove(at);
+    let (indices, values): (Vec<i64>, Vec<i64>) = PADS
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0)
+        .map(|(k, &v)| (k as i64, v))
+        .unzip();
+    let int64 = |name: &str, data: Vec<i64>| TensorProto {
+        name: name.into(),
+        data_type: 7,
+        dims: vec![data.len() as i64],
+        int64_data: data,
+        ..Default::default()
+    };
+    g.sparse_initializer.push(SparseTensorProto {
+        values: Some(int64("pads", values)),
+        indices: Some(int64("", indices)),
+        dims: dense.dims,
+    });
+    model
+}
+
+/// Pads whose pads are a sparse initializer (valid ONNX, which ONNX Runtime reads) are read
+/// as the dense constant they stand for, not refused as a value nothing produces. Stock
+/// tract reads no sparse initializer: the lowered model runs with its pads dense again.
+#[test]
+fn sparse_pads_are_read_as_the_constant_they_stand_for() {
+    let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let model = PadModel::new(13, "reflect", x.clone(), PADS.to_vec(), Feed::Initializer);
+    let lowered = padkit_lower::lower(&sparse_pads(model.proto())).unwrap();
+    let g = lowered.graph.clone().unwrap();
+    assert!(g.node.iter().all(|n| n.op_type != "Pad"));
+    // (the lowered model keeps the sparse initializer; dense again for stock tract)
+    let mut dense = lowered.clone();
+    let dg = dense.graph.as_mut().unwrap();
+    dg.sparse_initializer.clear();
+    let pads = Tensor::from_slice(&[4], &PADS).unwrap();
+    dg.initializer.push(tensor_to_proto(&pads, "pads"));
+    let x_in = tvec![padkit_tract::to_tract(&x).unwrap().into_tvalue()];
+    let got = on_stock_tract(&dense, x_in);
+    let spec = PadSpec::new(PADS.to_vec()).with_mode(PadMode::Reflect);
+    assert_eq!(got, padkit::pad_tensor(&x, &spec, None).unwrap());
+}
+
+/// The element type of the tensor a `Constant` node holds.
+fn held(attrs: &[AttributeProto]) -> i32 {
+    attrs
+        .iter()
+        .find_map(|a| a.t.as_ref())
+        .map_or(0, |t| t.data_type)
+}
+
+/// At opsets 6 to 8, whose `Constant` holds float16, float and double only, integer
+/// constants (index maps) are doubles cast to their type, within the op versions' type
+/// constraints, and the model still computes padkit's answer.
+#[test]
+fn constants_before_opset_9_hold_floats() {
+    let x = Tensor::from_slice(&[2, 4], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]).unwrap();
+    let pads = vec![0, 2, 0, -1];
+    for opset in [6, 7, 8] {
+        let model = PadModel::new(opset, "reflect", x.clone(), pads.clone(), Feed::Attribute);
+        let lowered = padkit_lower::lower(&model.proto()).unwrap();
+        let nodes = &lowered.graph.as_ref().unwrap().node;
+        let constants: Vec<i32> = nodes
+            .iter()
+            .filter(|n| n.op_type == "Constant")
+            .map(|n| held(&n.attribute))
+            .collect();
+        // float16, float, double
+        assert!(!constants.is_empty());
+        assert!(
+            constants.iter().all(|t| [1, 10, 11].contains(t)),
+            "opset {opset}: {constants:?}"
+        );
+        assert!(nodes.iter().any(|n| n.op_type == "Cast"));
+        let x_in = tvec![padkit_tract::to_tract(&x).unwrap().into_tvalue()];
+        let got = on_stock_tract(&lowered, x_in);
+        let spec = PadSpec::new(pads.clone()).with_mode(PadMode::Reflect);
+        let want = padkit::pad_tensor(&x, &spec, None).unwrap();
+        assert_eq!(got, want, "opset {opset}");
+    }
 }
