@@ -145,12 +145,12 @@ impl<'n> Emitter<'n> {
     /// type by a string, which stock tract 0.23.9 and candle-onnx 0.11.1 do not read: the
     /// integers stay in the `Constant`, which ONNX Runtime and both run.)
     pub(crate) fn constant(&mut self, t: &Tensor) -> String {
-        if (6..9).contains(&self.opset) {
-            if let Some(doubles) = as_doubles(t) {
-                let doubles = self.constant_node(&doubles);
-                let to = int("to", t.dtype().onnx_code() as i64);
-                return self.node("Cast", vec![doubles], vec![to]);
-            }
+        if (6..9).contains(&self.opset)
+            && let Some(doubles) = as_doubles(t)
+        {
+            let doubles = self.constant_node(&doubles);
+            let to = int("to", t.dtype().onnx_code() as i64);
+            return self.node("Cast", vec![doubles], vec![to]);
         }
         self.constant_node(t)
     }
