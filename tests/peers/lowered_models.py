@@ -2,7 +2,8 @@
 """The real models of tests/data/models, lowered by `padkit lower`, run by ONNX Runtime
 against the outputs the same ONNX Runtime gives the models as they are, in the same run
 on the same machine, fed each case's test_data_set_0 inputs. Fails unless every model
-lowers, no Pad is left in it (subgraphs included), and every output matches to 1e-3
+lowers, no Pad is left in it (subgraphs included), it passes onnx's checker wherever the
+original does, and every output matches to 1e-3
 relative and 1e-5 of the output's largest magnitude (at least 1) absolute: ONNX Runtime
 fuses a Pad into the Conv after it, so the sums of the lowered and the original models
 may run in different orders. The oracle is run here rather than read from the stored
@@ -63,6 +64,18 @@ def main():
             if left:
                 failures.append(f"{name}: Pads left after lowering: {left}")
                 continue
+            # valid ONNX wherever the original is (onnx's checker, its full check)
+            try:
+                onnx.checker.check_model(os.path.join(case, "model.onnx"), full_check=True)
+                valid = True
+            except Exception:  # the original's own defect: nothing to keep
+                valid = False
+            if valid:
+                try:
+                    onnx.checker.check_model(lowered, full_check=True)
+                except Exception as e:  # the checker's verdict, whatever its class
+                    failures.append(f"{name}: the lowered model fails onnx's checker: {str(e).splitlines()[0]}")
+                    continue
             model = onnx.load(os.path.join(case, "model.onnx"), load_external_data=False)
             data = os.path.join(case, "test_data_set_0")
             feeds = {

@@ -72,7 +72,7 @@ impl Names {
     }
 
     /// A name not yet used, made from `base`.
-    fn fresh(&mut self, base: &str) -> String {
+    pub(crate) fn fresh(&mut self, base: &str) -> String {
         loop {
             let name = format!("{base}__padkit_lower_{}", self.next);
             self.next += 1;

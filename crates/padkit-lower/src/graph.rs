@@ -15,6 +15,7 @@ use tract_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_pro
 use crate::LowerError;
 use crate::emit::Names;
 use crate::pad::{lower_center_crop_pad, lower_pad};
+use crate::widen;
 
 /// What is known of the values of one graph, and through `outer`, of the graphs around
 /// it (each graph keeps only its own: a model of many subgraphs holds each constant once).
@@ -214,10 +215,12 @@ impl<'m> Walk<'m> {
             match kind(&node) {
                 Kind::Pad => {
                     let lowered = lower_pad(self, &node, &mut scope)?;
+                    let lowered = widen::where_needed(&node, &scope, lowered, &mut self.names);
                     nodes.extend(lowered);
                 }
                 Kind::CenterCropPad => {
                     let lowered = lower_center_crop_pad(self, &node, &mut scope)?;
+                    let lowered = widen::where_needed(&node, &scope, lowered, &mut self.names);
                     nodes.extend(lowered);
                 }
                 Kind::Constant => {

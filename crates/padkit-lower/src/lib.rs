@@ -49,6 +49,7 @@ mod emit;
 mod fold;
 mod graph;
 mod pad;
+mod widen;
 
 pub use dynamic::RUN_TIME_OPS;
 pub use emit::MAX_BLOCK_BYTES;
@@ -60,8 +61,9 @@ use tract_onnx::pb::{ModelProto, NodeProto};
 /// The ops a lowered Pad is made of: ops that ONNX Runtime, stock tract-onnx 0.23.9 and
 /// candle-onnx 0.11.1 all evaluate in the forms the lowering writes (`Slice` from opset 10
 /// only: candle-onnx reads its inputs only; `Expand` and `Reshape` only for a fill fed at
-/// run time, `Shape` only for extents known at run time only; `Cast` only at opsets 6–8,
-/// of integer constants held as doubles).
+/// run time, `Shape` only for extents known at run time only; `Cast` at opsets 6–8, of
+/// integer constants held as doubles, and around Pads of types `Slice`, `Concat` and `Gather`
+/// do not take, computed in a wider one).
 pub const PORTABLE_OPS: [&str; 10] = [
     "Cast",
     "Concat",
