@@ -346,17 +346,11 @@ impl AxisMap {
     /// The input position every output position reads (`None`: the fill value), in a
     /// vector allocated fallibly.
     pub(crate) fn sources(&self) -> crate::Result<Vec<Option<usize>>> {
-        let mut sources = self.segment(0..self.out_len)?;
-        if let Some(c) = self.center {
-            for t in 0..c.len {
-                sources[c.out + t] = Some(c.src + t);
-            }
-        }
-        Ok(sources)
+        self.segment(0..self.out_len)
     }
 
-    /// The sources of output positions `range`, which holds whole runs and none of the
-    /// center (`None` there), in a vector allocated fallibly.
+    /// The sources of output positions `range`, which holds whole runs, in a vector
+    /// allocated fallibly.
     fn segment(&self, range: Range<usize>) -> crate::Result<Vec<Option<usize>>> {
         let start = range.start;
         let mut sources = crate::memory::filled(range.len(), None)?;
@@ -366,14 +360,30 @@ impl AxisMap {
                 sources[at - start + t] = Some(s);
             }
         }
+        if let Some(c) = self.center {
+            for t in (0..c.len).filter(|t| range.contains(&(c.out + t))) {
+                sources[c.out + t - start] = Some(c.src + t);
+            }
+        }
         // Echoes last, as the kernel writes them: each reads a position set above, on its
-        // own side of the center.
+        // own side of the center, or in the center itself (a border after the center longer
+        // than its listed part repeats the center), which `range` may not hold.
+        let center = |o: usize| {
+            let c = self.center?;
+            (c.out..c.out + c.len)
+                .contains(&o)
+                .then(|| c.src + (o - c.out))
+        };
         for &(at, run) in runs {
             if let Run::Echo { offset, len } = run {
                 for t in 0..len {
                     // An echo before the center reads to its right: fill it right to left.
-                    let i = (if offset > 0 { at + len - 1 - t } else { at + t }) - start;
-                    sources[i] = sources[i.wrapping_add_signed(offset)];
+                    let o = if offset > 0 { at + len - 1 - t } else { at + t };
+                    let from = o.wrapping_add_signed(offset);
+                    sources[o - start] = match range.contains(&from) {
+                        true => sources[from - start],
+                        false => center(from),
+                    };
                 }
             }
         }
