@@ -157,8 +157,7 @@ pub(crate) fn lower(
         };
         e.op_with("ReduceSum", &[&flags], &[("keepdims", 0)])
     };
-    // rules on the pads and axes as a whole, checked with the first axis' guard (or, with
-    // no axis padded, the output's own)
+    // rules on the pads and axes as a whole, checked by the one guard with the axes' own
     let mut whole = vec![];
     let pads_len = e.op("Shape", &[pads]);
     // each padded axis with its begin and end pads (int64 scalars, or its index among the axes)
@@ -325,7 +324,14 @@ pub(crate) fn lower(
             let pads = e.op("Less", &[&zero, &n]);
             flags.push(e.op("Where", &[&pads, &empty, &crossed]));
         }
-        extents.push((axis, d, begin, end, n, spread));
+        extents.push(Extent {
+            axis,
+            d,
+            begin,
+            end,
+            n,
+            spread,
+        });
     }
     // Then the output as a whole: its element count (in double precision: no overflow)
     // against the limit, and no index map longer than padkit-lower's cap where the output
@@ -334,8 +340,8 @@ pub(crate) fn lower(
         let double = [("to", DType::Float64.onnx_code() as i64)];
         let mut count = e.constant(&Tensor::from_slice(&[], &[1.0f64]).expect("a double"));
         for axis in 0..rank {
-            let n = match extents.iter().find(|x| x.0 == axis) {
-                Some(x) => x.4.clone(),
+            let n = match extents.iter().find(|x| x.axis == axis) {
+                Some(x) => x.n.clone(),
                 None => extent(&mut e, axis),
             };
             let n = e.op_with("Cast", &[&n], &double);
@@ -352,7 +358,7 @@ pub(crate) fn lower(
         let empty = e.op("Equal", &[&count, &nothing]);
         let cap = scalar(&mut e, MAX_MAP_LEN as i64);
         for x in &extents {
-            let long = e.op("Less", &[&cap, &x.4]);
+            let long = e.op("Less", &[&cap, &x.n]);
             let long = flag(&mut e, &long);
             let zero = scalar(&mut e, 0);
             flags.push(e.op("Where", &[&empty, &long, &zero]));
@@ -362,7 +368,15 @@ pub(crate) fn lower(
     // no axis padded, the positions the output reads), so nothing is allocated before it.
     let checked = guard(&mut e, flags);
     let none_padded = extents.is_empty();
-    for (axis, d, begin, end, n, spread) in extents {
+    for Extent {
+        axis,
+        d,
+        begin,
+        end,
+        n,
+        spread,
+    } in extents
+    {
         let n = e.op("Add", &[&n, &checked]);
         let o = e.op("Range", &[&zero, &n, &one]);
         // Past the guard, what follows cannot wrap: in the index modes the checks bound
@@ -435,6 +449,18 @@ pub(crate) fn lower(
     }
     scope.types.insert(y.to_string(), (p.dtype, now));
     Ok(e.finish(&value, y))
+}
+
+/// One padded axis of a Pad lowered here, as graph values: its extent `d`, its pads, its
+/// output extent `n` (exact wherever the checks pass), and with interior padding the
+/// extent it spreads the data over and the interior padding.
+struct Extent {
+    axis: usize,
+    d: String,
+    begin: String,
+    end: String,
+    n: String,
+    spread: Option<(String, String)>,
 }
 
 /// 0, or a run-time error where any of `flags` (int64 0 or 1) is 1: a `Gather` from a
