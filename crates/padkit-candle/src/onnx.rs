@@ -31,8 +31,8 @@ use std::collections::HashMap;
 
 use candle_core::{DType, Tensor};
 use candle_onnx::onnx::{GraphProto, ModelProto};
+use padkit_onnx::pb;
 use prost::Message;
-use tract_onnx::pb;
 
 pub use padkit::memory::default_max_output_bytes;
 pub use padkit_lower::Options;
@@ -122,7 +122,7 @@ pub fn lower_for<'m>(
     if !has_pad(model.graph.as_ref()) {
         return Ok(Cow::Borrowed(model));
     }
-    let mut m = to_tract(model)?;
+    let mut m = to_padkit(model)?;
     declare_versions(&mut m);
     pin_inputs(&mut m, inputs)?;
     let limit = options
@@ -132,7 +132,7 @@ pub fn lower_for<'m>(
     match padkit_lower::lower_with(&m, &options) {
         Ok(lowered) => {
             // what candle-onnx gets says no more of its versions than the model did
-            let mut lowered = from_tract(&lowered)?;
+            let mut lowered = from_padkit(&lowered)?;
             lowered.ir_version = model.ir_version;
             lowered.opset_import = model.opset_import.clone();
             Ok(Cow::Owned(lowered))
@@ -158,7 +158,7 @@ fn declare_versions(model: &mut pb::ModelProto) {
     }
     if model.ir_version == 0 {
         let opset = padkit_onnx::graph::opset(model).unwrap_or(padkit::onnx::NEWEST_VERSION);
-        model.ir_version = padkit_onnx::model::ir_version(opset);
+        model.ir_version = padkit_onnx::graph::ir_version(opset);
     }
 }
 
@@ -172,8 +172,8 @@ fn declare_versions(model: &mut pb::ModelProto) {
 /// As padkit-lower's `lower`: a malformed model, a Pad that cannot run, a Pad it does not
 /// rewrite (the node and the reason).
 pub fn lower(model: &ModelProto) -> candle_core::Result<ModelProto> {
-    let lowered = padkit_lower::lower(&to_tract(model)?).map_err(candle_core::Error::wrap)?;
-    from_tract(&lowered)
+    let lowered = padkit_lower::lower(&to_padkit(model)?).map_err(candle_core::Error::wrap)?;
+    from_padkit(&lowered)
 }
 
 /// Whether a Pad or CenterCropPad is in `graph` or in a graph of its nodes' attributes.
@@ -187,12 +187,12 @@ fn has_pad(graph: Option<&GraphProto>) -> bool {
 }
 
 /// candle-onnx's model as padkit-lower reads it (one `onnx.proto`, two generated crates).
-fn to_tract(model: &ModelProto) -> candle_core::Result<pb::ModelProto> {
+fn to_padkit(model: &ModelProto) -> candle_core::Result<pb::ModelProto> {
     pb::ModelProto::decode(model.encode_to_vec().as_slice()).map_err(candle_core::Error::wrap)
 }
 
 /// padkit-lower's model as candle-onnx reads it.
-fn from_tract(model: &pb::ModelProto) -> candle_core::Result<ModelProto> {
+fn from_padkit(model: &pb::ModelProto) -> candle_core::Result<ModelProto> {
     ModelProto::decode(model.encode_to_vec().as_slice()).map_err(candle_core::Error::wrap)
 }
 

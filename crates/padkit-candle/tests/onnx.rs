@@ -62,7 +62,7 @@ fn candle_onnx_panics_are_errors() {
     let mut m = PadModel::new(19, "reflect", data(), vec![0, 1, 0, 1], Feed::Initializer).proto();
     // a Gather with no indices input: candle-onnx indexes node.input[1]
     let graph = m.graph.as_mut().unwrap();
-    graph.node.push(tract_onnx::pb::NodeProto {
+    graph.node.push(padkit_onnx::pb::NodeProto {
         op_type: "Gather".into(),
         input: vec!["y".into()],
         output: vec!["z".into()],
@@ -149,7 +149,7 @@ fn pads_padkit_lower_cannot_rewrite_go_to_candle_onnx_as_they_are() {
     graph.node[0].input[0] = "r".into();
     graph.node.insert(
         0,
-        tract_onnx::pb::NodeProto {
+        padkit_onnx::pb::NodeProto {
             op_type: "Relu".into(),
             input: vec!["x".into()],
             output: vec!["r".into()],

@@ -18,7 +18,7 @@ use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error}
 use padkit_onnx::data::{data_sets, find_cases, numbered, read_model};
 use padkit_onnx::graph::{graph_inputs, is_pad_graph};
 use padkit_onnx::names::printable;
-use tract_onnx::pb::ModelProto;
+use padkit_onnx::pb::ModelProto;
 
 /// How `conformance` compares and bounds the cases.
 #[derive(Debug, Clone, Copy)]

@@ -4,10 +4,10 @@
 //! panic, an abort or a panic that [`isolated`] had to
 //! catch is a finding.
 
+use padkit_onnx::pb::ModelProto;
+use padkit_onnx::pb::tensor_shape_proto::dimension::Value;
+use padkit_onnx::pb::type_proto;
 use prost::Message;
-use tract_onnx::pb::ModelProto;
-use tract_onnx::pb::tensor_shape_proto::dimension::Value;
-use tract_onnx::pb::type_proto;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::DimLike;
 

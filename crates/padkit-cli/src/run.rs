@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
 use padkit::{Data, Tensor};
-use tract_onnx::pb::{ModelProto, TensorProto};
+use padkit_onnx::pb::{ModelProto, TensorProto};
 
 use crate::engine::pad_graph::Outcome;
 use crate::engine::{self, Engine};

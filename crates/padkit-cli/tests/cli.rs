@@ -61,7 +61,7 @@ fn run_a_data_set_and_write_outputs() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("y: int32 [1, 3, 6, 7] ["));
     let written = std::fs::read(dir.join("y.pb")).unwrap();
     let expected = std::fs::read(case.join("test_data_set_0/output_0.pb")).unwrap();
-    let decode = |b: &[u8]| <tract_onnx::pb::TensorProto as prost::Message>::decode(b).unwrap();
+    let decode = |b: &[u8]| <padkit_onnx::pb::TensorProto as prost::Message>::decode(b).unwrap();
     assert_eq!(decode(&written).raw_data, decode(&expected).raw_data);
 }
 
@@ -215,7 +215,7 @@ fn npy_input_feeds_the_data() {
     let dir = std::env::temp_dir().join(format!("padkit-npy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let x = padkit_onnx::proto::tensor_from_proto(
-        &<tract_onnx::pb::TensorProto as prost::Message>::decode(
+        &<padkit_onnx::pb::TensorProto as prost::Message>::decode(
             &*std::fs::read(ds.join("input_0.pb")).unwrap(),
         )
         .unwrap(),
@@ -247,7 +247,7 @@ fn npy_input_feeds_the_data() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let decode = |b: &[u8]| <tract_onnx::pb::TensorProto as prost::Message>::decode(b).unwrap();
+    let decode = |b: &[u8]| <padkit_onnx::pb::TensorProto as prost::Message>::decode(b).unwrap();
     let got = decode(&std::fs::read(dir.join("y.pb")).unwrap());
     let want = decode(&std::fs::read(ds.join("output_0.pb")).unwrap());
     assert_eq!(got.raw_data, want.raw_data);
@@ -355,8 +355,8 @@ fn external_data_beside_the_model_runs_on_every_engine() {
     let mut proto = PadModel::new(13, "edge", x.clone(), pads.clone(), Feed::Initializer).proto();
     let init = &mut proto.graph.as_mut().unwrap().initializer[0];
     std::fs::write(case.join("weights.bin"), std::mem::take(&mut init.raw_data)).unwrap();
-    init.data_location = Some(1);
-    init.external_data = vec![tract_onnx::pb::StringStringEntryProto {
+    init.data_location = 1;
+    init.external_data = vec![padkit_onnx::pb::StringStringEntryProto {
         key: "location".into(),
         value: "weights.bin".into(),
     }];

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use padkit::{DType, Data, Tensor};
 use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 use prost::Message;
-use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 
 const ENGINES: [&str; 5] = ["core", "tract", "burn", "lowered-tract", "candle"];
 
@@ -376,11 +376,11 @@ fn every_graph_output_is_its_own_value() {
     );
     let y = g.output[0].clone();
     g.output = vec![
-        tract_onnx::pb::ValueInfoProto {
+        padkit_onnx::pb::ValueInfoProto {
             name: "c".into(),
             ..y.clone()
         },
-        tract_onnx::pb::ValueInfoProto {
+        padkit_onnx::pb::ValueInfoProto {
             name: "x".into(),
             ..y.clone()
         },

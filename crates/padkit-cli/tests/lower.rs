@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use padkit::Tensor;
 use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::{ModelProto, NodeProto, StringStringEntryProto};
 use padkit_onnx::proto::tensor_to_proto;
 use prost::Message;
-use tract_onnx::pb::{ModelProto, NodeProto, StringStringEntryProto};
 
 mod common;
 use common::{padkit, text};
@@ -38,7 +38,7 @@ fn model(dir: &Path) -> ModelProto {
     std::fs::write(dir.join("w.bin"), &bytes).unwrap();
     let mut w = tensor_to_proto(&Tensor::from_slice(&[1, 6], &w).unwrap(), "w");
     w.raw_data.clear();
-    w.data_location = Some(1);
+    w.data_location = 1;
     let entry = |k: &str, v: &str| StringStringEntryProto {
         key: k.into(),
         value: v.into(),
@@ -66,7 +66,7 @@ fn external_data_stays_external() {
     let m = ModelProto::decode(&*std::fs::read(&lowered).unwrap()).unwrap();
     let g = m.graph.unwrap();
     let w = g.initializer.iter().find(|t| t.name == "w").unwrap();
-    assert_eq!((w.data_location, w.raw_data.len()), (Some(1), 0));
+    assert_eq!((w.data_location, w.raw_data.len()), (1, 0));
     assert!(g.node.iter().all(|n| n.op_type != "Pad"));
     let run = |model: &Path, engine: &str, out: &str| {
         let out_dir = dir.join(out);

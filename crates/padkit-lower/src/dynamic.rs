@@ -19,7 +19,7 @@
 //! index modes, an output above the limit.
 
 use padkit::{DType, PadMode, Tensor};
-use tract_onnx::pb::NodeProto;
+use padkit_onnx::pb::NodeProto;
 
 use crate::LowerError;
 use crate::emit::{Emitter, Fill};

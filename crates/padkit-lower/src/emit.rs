@@ -6,9 +6,9 @@
 use std::collections::HashSet;
 
 use padkit::{DType, Data, PadSpec, Tensor};
+use padkit_onnx::pb::attribute_proto::AttributeType;
+use padkit_onnx::pb::{AttributeProto, NodeProto};
 use padkit_onnx::proto::tensor_to_proto;
-use tract_onnx::pb::attribute_proto::AttributeType;
-use tract_onnx::pb::{AttributeProto, NodeProto};
 
 /// What constant-mode padding writes: one element known when the model is read, or a
 /// graph value (a `constant_value` input fed at run time) of the data's type.

@@ -7,7 +7,7 @@
 //! in the model; only what the walk knows grows.
 
 use padkit::{DType, Tensor};
-use tract_onnx::pb::NodeProto;
+use padkit_onnx::pb::NodeProto;
 
 use crate::graph::Scope;
 

@@ -6,11 +6,11 @@ use std::collections::{HashMap, HashSet};
 use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, Tensor};
 use padkit_onnx::graph::describe;
+use padkit_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
+use padkit_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_proto};
 use padkit_onnx::proto::{
     dtype_and_shape, sparse_dtype_and_shape, sparse_tensor_from_proto, tensor_from_proto,
 };
-use tract_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
-use tract_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_proto};
 
 use crate::LowerError;
 use crate::emit::Names;
@@ -257,7 +257,7 @@ pub(crate) fn refuse_unreached(model: &ModelProto) -> Result<(), LowerError> {
     };
     for f in &model.functions {
         if let Some(node) = first_pad(&f.node) {
-            let name = f.name.as_deref().unwrap_or_default();
+            let name = &f.name;
             return Err(not_lowered(
                 node,
                 format!("the body of model-local function {name:?}"),

@@ -56,7 +56,8 @@ pub use emit::MAX_BLOCK_BYTES;
 pub use pad::MAX_MAP_LEN;
 
 use padkit::PadError;
-use tract_onnx::pb::{ModelProto, NodeProto};
+use padkit_onnx::pad_node::PadNodeError;
+use padkit_onnx::pb::{ModelProto, NodeProto};
 
 /// The ops a lowered Pad is made of: ops that ONNX Runtime, stock tract-onnx 0.23.9 and
 /// candle-onnx 0.11.1 all evaluate in the forms the lowering writes (`Slice` from opset 10
@@ -113,12 +114,12 @@ impl LowerError {
         }
     }
 
-    /// An error of padkit-tract's reader of Pad nodes: a [`LowerError::Pad`] where it
-    /// holds a [`PadError`], else the model is malformed.
-    fn read(node: &NodeProto, e: anyhow::Error) -> LowerError {
-        match e.chain().find_map(|c| c.downcast_ref::<PadError>()) {
-            Some(pad) => LowerError::pad(node, pad.clone()),
-            None => LowerError::Model(e),
+    /// An error of padkit-onnx's reader of Pad nodes: a [`LowerError::Pad`] where the node
+    /// breaks a rule of its Pad version, else the model is malformed.
+    fn read(node: &NodeProto, e: PadNodeError) -> LowerError {
+        match e {
+            PadNodeError::Pad { source, .. } => LowerError::pad(node, source),
+            e => LowerError::Model(e.into()),
         }
     }
 }

@@ -7,7 +7,7 @@ use padkit::axis_map::axis_sources;
 use padkit::onnx::Operand;
 use padkit::spec::AxisPad;
 use padkit::{DType, Data, PadMode, PadSpec, Tensor};
-use tract_onnx::pb::NodeProto;
+use padkit_onnx::pb::NodeProto;
 
 use crate::LowerError;
 use crate::dynamic;
@@ -25,8 +25,8 @@ pub(crate) fn lower_pad(
     node: &NodeProto,
     scope: &mut Scope,
 ) -> Result<Vec<NodeProto>, LowerError> {
-    let opset = padkit_tract::node_opset(walk.model, node, walk.opset);
-    let pad = padkit_tract::parse_pad_node(node, opset).map_err(|e| LowerError::read(node, e))?;
+    let opset = padkit_onnx::pad_node::node_opset(walk.model, node, walk.opset);
+    let pad = padkit_onnx::pad_node::read(node, opset).map_err(|e| LowerError::read(node, e))?;
     let given: Vec<&str> = node
         .input
         .iter()

@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 
 use padkit::DType;
-use tract_onnx::pb::attribute_proto::AttributeType;
-use tract_onnx::pb::{AttributeProto, NodeProto};
+use padkit_onnx::pb::attribute_proto::AttributeType;
+use padkit_onnx::pb::{AttributeProto, NodeProto};
 
 use crate::emit::Names;
 use crate::graph::Scope;

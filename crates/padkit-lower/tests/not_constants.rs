@@ -8,9 +8,9 @@
 use padkit::Tensor;
 use padkit_lower::lower;
 use padkit_onnx::model::{Feed, PadModel, dims, value_info};
+use padkit_onnx::pb::attribute_proto::AttributeType;
+use padkit_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
-use tract_onnx::pb::attribute_proto::AttributeType;
-use tract_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto};
 
 fn x() -> Tensor {
     Tensor::from_slice(&[1, 3], &[1.0f32, 2.0, 3.0]).unwrap()

@@ -6,12 +6,12 @@
 
 use padkit::{PadMode, PadSpec, Tensor};
 use padkit_onnx::model::{Feed, PadModel};
-use padkit_onnx::proto::tensor_to_proto;
-use tract_onnx::pb::attribute_proto::AttributeType;
-use tract_onnx::pb::{
+use padkit_onnx::pb::attribute_proto::AttributeType;
+use padkit_onnx::pb::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, SparseTensorProto,
     TensorProto, ValueInfoProto,
 };
+use padkit_onnx::proto::tensor_to_proto;
 use tract_onnx::prelude::*;
 
 /// A tensor value of ONNX type `elem_type`; a negative extent is the symbol `N`.
@@ -22,7 +22,7 @@ fn value(name: &str, elem_type: i32, extents: &[i64]) -> ValueInfoProto {
 /// `model` run by stock tract-onnx on `inputs`: its first output.
 fn on_stock_tract(model: &ModelProto, inputs: TVec<TValue>) -> padkit::Tensor {
     let plan = tract_onnx::onnx()
-        .model_for_proto_model(model)
+        .model_for_proto_model(&padkit_tract::tract_proto(model).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap()

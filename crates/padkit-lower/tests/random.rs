@@ -103,7 +103,7 @@ fn lowered_on_stock_tract(
         // which the caller accepts only where the reference refuses too.
         let ran = std::panic::catch_unwind(|| -> TractResult<padkit::Tensor> {
             let plan = tract_onnx::onnx()
-                .model_for_proto_model(&lowered)?
+                .model_for_proto_model(&padkit_tract::tract_proto(&lowered)?)?
                 .into_typed()?
                 .into_runnable()?;
             let inputs = model

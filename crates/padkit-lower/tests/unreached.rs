@@ -5,7 +5,7 @@
 use padkit::Tensor;
 use padkit_lower::{LowerError, lower};
 use padkit_onnx::model::{Feed, PadModel};
-use tract_onnx::pb::{FunctionProto, GraphProto, ModelProto, NodeProto, TrainingInfoProto};
+use padkit_onnx::pb::{FunctionProto, GraphProto, ModelProto, NodeProto, TrainingInfoProto};
 
 fn model() -> ModelProto {
     let x = Tensor::from_slice(&[1, 3], &[1.0f32, 2.0, 3.0]).unwrap();
@@ -34,8 +34,8 @@ fn pads_in_model_local_functions_are_refused() {
     let mut m = model();
     assert!(lower(&m).is_ok());
     m.functions.push(FunctionProto {
-        name: Some("MyPad".into()),
-        domain: Some("local".into()),
+        name: "MyPad".into(),
+        domain: "local".into(),
         input: vec!["a".into(), "p".into()],
         output: vec!["b".into()],
         node: vec![pad_node("inner_pad")],

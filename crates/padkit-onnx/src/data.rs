@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::pb::ModelProto;
 use anyhow::{Context, Result};
 use prost::Message;
-use tract_onnx::pb::ModelProto;
 
 use crate::proto::decode_tensor;
 

@@ -6,10 +6,10 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
+use crate::pb::tensor_proto::DataLocation;
+use crate::pb::{GraphProto, ModelProto, TensorProto};
 use anyhow::{Context, Result, bail, ensure};
 use padkit::DType;
-use tract_onnx::pb::tensor_proto::DataLocation;
-use tract_onnx::pb::{GraphProto, ModelProto, TensorProto};
 
 use crate::proto::dtype_and_shape;
 
@@ -18,13 +18,13 @@ use crate::proto::dtype_and_shape;
 /// directory.
 ///
 /// ```
-/// use tract_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
+/// use padkit_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
 /// let dir = std::env::temp_dir().join(format!("padkit-doc-external-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// std::fs::write(dir.join("w.bin"), [9u8, 1, 2, 3, 4]).unwrap();
 /// let entry = |k: &str, v: &str| StringStringEntryProto { key: k.into(), value: v.into() };
 /// let w = TensorProto {
-///     name: "w".into(), data_type: 2, dims: vec![4], data_location: Some(1),
+///     name: "w".into(), data_type: 2, dims: vec![4], data_location: 1,
 ///     external_data: vec![entry("location", "w.bin"), entry("offset", "1"), entry("length", "4")],
 ///     ..Default::default()
 /// };
@@ -64,14 +64,14 @@ fn inline_graph(g: &mut GraphProto, dir: &Path) -> Result<()> {
 /// many were restored.
 ///
 /// ```
-/// use tract_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
+/// use padkit_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
 /// let entry = |k: &str, v: &str| StringStringEntryProto { key: k.into(), value: v.into() };
 /// let stored = TensorProto {
-///     name: "w".into(), data_type: 2, dims: vec![4], data_location: Some(1),
+///     name: "w".into(), data_type: 2, dims: vec![4], data_location: 1,
 ///     external_data: vec![entry("location", "w.bin"), entry("length", "4")],
 ///     ..Default::default()
 /// };
-/// let inlined = TensorProto { data_location: None, external_data: vec![], raw_data: vec![1, 2, 3, 4], ..stored.clone() };
+/// let inlined = TensorProto { data_location: 0, external_data: vec![], raw_data: vec![1, 2, 3, 4], ..stored.clone() };
 /// let model = |t: TensorProto| ModelProto { graph: Some(GraphProto { initializer: vec![t], ..Default::default() }), ..Default::default() };
 /// let mut lowered = model(inlined);
 /// assert_eq!(padkit_onnx::external::restore(&mut lowered, &model(stored.clone())), 1);
@@ -97,10 +97,10 @@ pub fn restore(lowered: &mut ModelProto, original: &ModelProto) -> usize {
 /// holds `..` or leaves `dir` through a symbolic link.
 ///
 /// ```
-/// use tract_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
+/// use padkit_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
 /// let entry = |k: &str, v: &str| StringStringEntryProto { key: k.into(), value: v.into() };
 /// let w = TensorProto {
-///     name: "w".into(), data_type: 2, dims: vec![4], data_location: Some(1),
+///     name: "w".into(), data_type: 2, dims: vec![4], data_location: 1,
 ///     external_data: vec![entry("location", "w.bin"), entry("length", "4")],
 ///     ..Default::default()
 /// };
@@ -182,7 +182,7 @@ fn restore_graph(
 
 /// True when `tp` keeps its data in an external file.
 fn is_external(tp: &TensorProto) -> bool {
-    !tp.external_data.is_empty() || tp.data_location == Some(DataLocation::External as i32)
+    !tp.external_data.is_empty() || tp.data_location == DataLocation::External as i32
 }
 
 fn inline_tensor(tp: &mut TensorProto, dir: &Path) -> Result<()> {
@@ -197,7 +197,7 @@ fn inline_tensor(tp: &mut TensorProto, dir: &Path) -> Result<()> {
     let bytes = read(tp, dir).with_context(|| format!("tensor {name:?} (external data)"))?;
     tp.raw_data = bytes;
     tp.external_data.clear();
-    tp.data_location = None;
+    tp.data_location = DataLocation::Default as i32;
     Ok(())
 }
 

@@ -5,9 +5,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::pb::{GraphProto, ModelProto, NodeProto};
 use anyhow::{Context, Result, bail, ensure};
 use padkit::{DType, Tensor};
-use tract_onnx::pb::{GraphProto, ModelProto, NodeProto};
 
 use crate::proto::check_proto;
 use padkit::onnx::PADKIT_DOMAIN;
@@ -24,7 +24,7 @@ pub const NEWEST_IR_VERSION: i64 = 14;
 /// The model's version of the default ONNX domain.
 ///
 /// ```
-/// use tract_onnx::pb::{ModelProto, OperatorSetIdProto};
+/// use padkit_onnx::pb::{ModelProto, OperatorSetIdProto};
 /// let m = ModelProto { opset_import: vec![OperatorSetIdProto { domain: "".into(), version: 19 }], ..Default::default() };
 /// assert_eq!(padkit_onnx::graph::opset(&m).unwrap(), 19);
 /// assert!(padkit_onnx::graph::opset(&ModelProto::default()).is_err());
@@ -234,7 +234,7 @@ pub fn graph_inputs_for(model: &ModelProto, given: usize) -> Result<Vec<String>>
 
 /// Refuses inputs whose number, type or known dims differ from the graph's declaration.
 pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
-    use tract_onnx::pb::{tensor_shape_proto::dimension::Value, type_proto};
+    use crate::pb::{tensor_shape_proto::dimension::Value, type_proto};
     let g = model.graph.as_ref().context("the model has no graph")?;
     let names = graph_inputs_for(model, inputs.len())?;
     for (name, t) in names.iter().zip(inputs) {
@@ -277,4 +277,24 @@ pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The IR version a model of `opset` declares: 8 up to opset 18, then the one onnx's
+/// `VERSION_TABLE` released with the opset, which is the first to hold the element types
+/// that opset's Pad adds (float8 at 19's IR 9, int4 at 21's IR 10, …).
+///
+/// ```
+/// assert_eq!(padkit_onnx::graph::ir_version(11), 8);
+/// assert_eq!(padkit_onnx::graph::ir_version(25), 13);
+/// ```
+#[must_use]
+pub fn ir_version(opset: i64) -> i64 {
+    match opset {
+        ..=18 => 8,
+        19..=20 => 9,
+        21..=22 => 10,
+        23 => 11,
+        24 => 12,
+        _ => 13,
+    }
 }

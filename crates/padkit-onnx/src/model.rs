@@ -1,15 +1,16 @@
 //! ONNX Pad models built in code: the conformance suite's cases, the bench's models, and
 //! the test models of padkit-tract and the CLI.
 
-use padkit::Tensor;
-use padkit::onnx::{Source, node_signature};
-use padkit_conformance::Case;
-use tract_onnx::pb::{
+use crate::pb::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
     TypeProto, ValueInfoProto, tensor_shape_proto::Dimension, tensor_shape_proto::dimension,
     type_proto,
 };
+use padkit::Tensor;
+use padkit::onnx::{Source, node_signature};
+use padkit_conformance::Case;
 
+use crate::graph::ir_version;
 use crate::proto::tensor_to_proto;
 
 pub use padkit_conformance::Feed;
@@ -272,25 +273,6 @@ impl PadModel {
                 node.input.push(name.into());
             }
         }
-    }
-}
-
-/// The IR version a model of `opset` declares: 8 up to opset 18, then the one onnx's
-/// `VERSION_TABLE` released with the opset, which is the first to hold the element types
-/// that opset's Pad adds (float8 at 19's IR 9, int4 at 21's IR 10, …).
-///
-/// ```
-/// assert_eq!(padkit_onnx::model::ir_version(11), 8);
-/// assert_eq!(padkit_onnx::model::ir_version(25), 13);
-/// ```
-pub fn ir_version(opset: i64) -> i64 {
-    match opset {
-        ..=18 => 8,
-        19..=20 => 9,
-        21..=22 => 10,
-        23 => 11,
-        24 => 12,
-        _ => 13,
     }
 }
 

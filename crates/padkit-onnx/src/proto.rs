@@ -2,18 +2,18 @@
 //! both), counts and ranges checked, bool bytes normalised to 0/1 as ONNX Runtime and
 //! tract-onnx read them. Every error names the tensor.
 
+use crate::pb::tensor_proto::DataLocation;
+use crate::pb::{SparseTensorProto, TensorProto};
 use anyhow::{Context, Result, bail, ensure};
 use padkit::dtype::Layout;
 use padkit::{DType, Data, Tensor};
 use prost::Message;
-use tract_onnx::pb::tensor_proto::DataLocation;
-use tract_onnx::pb::{SparseTensorProto, TensorProto};
 
 /// Reads a serialized `TensorProto` from `bytes`; `origin` names where they came from.
 ///
 /// ```
 /// use prost::Message;
-/// let tp = tract_onnx::pb::TensorProto { data_type: 7, dims: vec![2], int64_data: vec![3, -1], ..Default::default() };
+/// let tp = padkit_onnx::pb::TensorProto { data_type: 7, dims: vec![2], int64_data: vec![3, -1], ..Default::default() };
 /// let t = padkit_onnx::proto::decode_tensor(&tp.encode_to_vec(), "pads.pb").unwrap();
 /// assert_eq!(t.to_vec::<i64>().unwrap(), vec![3, -1]);
 /// ```
@@ -74,7 +74,7 @@ pub fn sparse_dtype_and_shape(sp: &SparseTensorProto) -> Result<(&str, DType, Ve
 /// and axes): zero but at its indices, linear (`[NNZ]`) or coordinates (`[NNZ, rank]`).
 ///
 /// ```
-/// use tract_onnx::pb::{SparseTensorProto, TensorProto};
+/// use padkit_onnx::pb::{SparseTensorProto, TensorProto};
 /// let values = TensorProto { name: "pads".into(), data_type: 7, dims: vec![1], int64_data: vec![2], ..Default::default() };
 /// let indices = TensorProto { data_type: 7, dims: vec![1], int64_data: vec![3], ..Default::default() };
 /// let sp = SparseTensorProto { values: Some(values), indices: Some(indices), dims: vec![4] };
@@ -148,7 +148,7 @@ pub fn check_proto(tp: &TensorProto) -> Result<()> {
 /// Reads a `TensorProto` of any ONNX element type.
 ///
 /// ```
-/// use tract_onnx::pb::TensorProto;
+/// use padkit_onnx::pb::TensorProto;
 /// let both = TensorProto { data_type: 1, dims: vec![1], float_data: vec![1.0], raw_data: vec![0; 4], ..Default::default() };
 /// let err = padkit_onnx::proto::tensor_from_proto(&both).unwrap_err();
 /// assert!(err.to_string().contains("both raw_data and float_data"));
@@ -217,7 +217,7 @@ fn field_len(tp: &TensorProto, field: &str) -> usize {
 fn data_source(tp: &TensorProto, dtype: DType, shape: &[usize]) -> Result<Source> {
     let name = &tp.name;
     ensure!(
-        tp.external_data.is_empty() && tp.data_location != Some(DataLocation::External as i32),
+        tp.external_data.is_empty() && tp.data_location != DataLocation::External as i32,
         "tensor {name:?}: its data is stored in an external file, which padkit reads only \
          for a model read from a file (beside it)"
     );

@@ -12,16 +12,16 @@
 //! `TensorProto.dims` and its `*_data` numbers, and `SparseTensorProto.dims`, and copies
 //! every other field as it is.
 
+use crate::pb::{ModelProto, TensorProto};
 use anyhow::{Result, bail, ensure};
 use prost::Message;
 use prost::encoding::{decode_varint, encode_varint};
-use tract_onnx::pb::{ModelProto, TensorProto};
 
 /// A model encoded as onnx writes it ([`unpack`]).
 ///
 /// ```
 /// use prost::Message;
-/// use tract_onnx::pb::ModelProto;
+/// use padkit_onnx::pb::ModelProto;
 /// let model = ModelProto { ir_version: 10, ..Default::default() };
 /// let bytes = padkit_onnx::wire::encode_model(&model).unwrap();
 /// assert_eq!(ModelProto::decode(&bytes[..]).unwrap(), model);
@@ -33,7 +33,7 @@ pub fn encode_model(model: &ModelProto) -> Result<Vec<u8>> {
 /// A tensor encoded as onnx writes it ([`unpack`]).
 ///
 /// ```
-/// use tract_onnx::pb::TensorProto;
+/// use padkit_onnx::pb::TensorProto;
 /// let t = TensorProto { dims: vec![2, 3], ..Default::default() };
 /// // dims as two keyed varints (field 1, wire type 0), not one packed run
 /// assert_eq!(padkit_onnx::wire::encode_tensor(&t).unwrap(), vec![0x08, 2, 0x08, 3]);

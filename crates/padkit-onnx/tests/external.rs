@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use padkit_onnx::data::read_model;
 use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::StringStringEntryProto;
 use prost::Message;
-use tract_onnx::pb::StringStringEntryProto;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("padkit-onnx-ext-{name}-{}", std::process::id()));
@@ -27,7 +27,7 @@ fn model_with_external_pads(dir: &Path, entries: &[(&str, &str)]) -> PathBuf {
     bytes.extend_from_slice(&pads.raw_data);
     std::fs::write(dir.join("pads.bin"), bytes).unwrap();
     pads.raw_data.clear();
-    pads.data_location = Some(1);
+    pads.data_location = 1;
     pads.external_data = entries
         .iter()
         .map(|(k, v)| StringStringEntryProto {

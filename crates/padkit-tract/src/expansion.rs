@@ -34,6 +34,21 @@ pub struct OnnxPad {
     pub axes_input: Option<usize>,
 }
 
+impl From<padkit_onnx::pad_node::PadNode> for OnnxPad {
+    fn from(pad: padkit_onnx::pad_node::PadNode) -> Self {
+        OnnxPad {
+            node: pad.node,
+            opset: pad.opset,
+            mode: pad.mode,
+            interior: pad.interior,
+            attr_pads: pad.attr_pads,
+            attr_value: pad.attr_value,
+            value_input: pad.value_input,
+            axes_input: pad.axes_input,
+        }
+    }
+}
+
 impl OnnxPad {
     fn arity(&self) -> usize {
         1 + usize::from(self.attr_pads.is_none())

@@ -113,3 +113,28 @@ pub fn register_if(register: &mut OnnxOpRegister) {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// `model`, a message of padkit-onnx's schema (the one padkit's tools and padkit-lower
+/// write), as tract-onnx's own message, for [`tract_onnx::Onnx::model_for_proto_model`]:
+/// the two share onnx's wire format, so the model is encoded once and decoded into
+/// tract's types (fields tract's schema lacks are dropped, as tract drops them when it
+/// reads a file).
+///
+/// ```
+/// use padkit_onnx::pb::ModelProto;
+/// let model = ModelProto { ir_version: 8, ..Default::default() };
+/// assert_eq!(padkit_tract::tract_proto(&model).unwrap().ir_version, 8);
+/// ```
+///
+/// # Errors
+///
+/// When tract's schema cannot decode what padkit-onnx's encodes (a field of the same
+/// number with another type).
+pub fn tract_proto(
+    model: &padkit_onnx::pb::ModelProto,
+) -> tract_hir::internal::TractResult<tract_onnx::pb::ModelProto> {
+    use prost::Message;
+    Ok(tract_onnx::pb::ModelProto::decode(
+        model.encode_to_vec().as_slice(),
+    )?)
+}

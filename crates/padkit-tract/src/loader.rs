@@ -1,11 +1,10 @@
 //! Reads an ONNX Pad node for the model's opset.
 
-use padkit::PadMode;
-use padkit::onnx::{PADKIT_DOMAIN, Signature, Source};
+use padkit::onnx::PADKIT_DOMAIN;
+use prost::Message;
 use tract_hir::internal::*;
-use tract_onnx::model::{ParsingContext, optional_inputs};
-use tract_onnx::pb::attribute_proto::AttributeType;
-use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto};
+use tract_onnx::model::ParsingContext;
+use tract_onnx::pb::{ModelProto, NodeProto};
 
 use crate::OnnxPad;
 
@@ -49,7 +48,8 @@ pub fn pad_builder(
 }
 
 /// The model's opset of `node`'s domain: `onnx_opset` for ONNX's, the imported version of
-/// any other (0 when the model does not import it).
+/// any other (0 when the model does not import it), as
+/// [`padkit_onnx::pad_node::domain_opset`] reads it.
 ///
 /// ```
 /// use tract_onnx::pb::{ModelProto, NodeProto, OperatorSetIdProto};
@@ -59,33 +59,23 @@ pub fn pad_builder(
 /// assert_eq!(padkit_tract::node_opset(&model, &NodeProto::default(), 25), 25);
 /// ```
 pub fn node_opset(model: &ModelProto, node: &NodeProto, onnx_opset: i64) -> i64 {
-    if padkit::onnx::is_default_domain(&node.domain) {
-        return onnx_opset;
-    }
-    model
+    let imports = model
         .opset_import
         .iter()
-        .find(|o| o.domain == node.domain)
-        .map_or(0, |o| o.version)
+        .map(|o| (o.domain.as_str(), o.version));
+    padkit_onnx::pad_node::domain_opset(imports, &node.domain, onnx_opset)
 }
 
 /// Reads a Pad node's attributes and optional inputs for `opset`, the model's opset of the
-/// node's domain (see [`node_opset`]): ONNX's, or [`PADKIT_DOMAIN`] for padkit's own Pad
-/// (symmetric mode and interior padding).
+/// node's domain (see [`node_opset`]), as [`padkit_onnx::pad_node::read`] reads every Pad
+/// node: ONNX's, or [`PADKIT_DOMAIN`] for padkit's own Pad (symmetric mode and interior
+/// padding).
 ///
 /// `value_input` and `axes_input` index the node's non-empty inputs, as tract wires them.
 ///
 /// # Errors
 ///
-/// Each error names the node:
-/// - the `mode` attribute is not a string, not UTF-8, not a mode of the node's Pad
-///   (ONNX's: no symmetric, `wrap` from opset 19), or the `interior` attribute is not a
-///   list of ints;
-/// - the model imports padkit's domain at a version other than 1;
-/// - below opset 11, the `paddings` (opset 1) or `pads` attribute is missing or not a
-///   list of ints, or the `value` attribute is not a float;
-/// - the node has more inputs than its Pad version takes (an `axes` input before opset
-///   18, any input but the data before opset 11).
+/// Those of [`padkit_onnx::pad_node::read`], each naming the node.
 ///
 /// ```
 /// use tract_onnx::pb::NodeProto;
@@ -95,82 +85,9 @@ pub fn node_opset(model: &ModelProto, node: &NodeProto, onnx_opset: i64) -> i64 
 /// assert!(padkit_tract::parse_pad_node(&node, 13).is_err()); // axes need opset 18
 /// ```
 pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
-    let signature = padkit::onnx::node_signature(&node.domain, opset);
-    let name = node.name.clone();
-    let fail = |e: padkit::PadError| crate::node_error(&name, e);
-    signature.check_inputs(node.input.len()).map_err(fail)?;
-    let mode = parse_mode(node, &signature)?;
-    // Operands read from inputs are wired by position among the non-empty inputs (the
-    // input count, checked above, leaves none where the version has attributes).
-    let mut optional = optional_inputs(node).skip(2);
-    let value_input = optional.next().flatten();
-    let axes_input = optional.next().flatten();
-    let attr_pads = match signature.pads {
-        Source::Attribute(attr) => Some(
-            attribute(node, attr, AttributeType::Ints)?
-                .map(|a| a.ints.clone())
-                .with_context(|| {
-                    format!("Pad node {name:?} (opset {opset}): attribute '{attr}' is missing")
-                })?,
-        ),
-        Source::Input(_) => None,
-    };
-    let attr_value = match signature.value {
-        Source::Attribute(attr) => {
-            let value = attribute(node, attr, AttributeType::Float)?.map_or(0.0, |a| a.f);
-            Some(value.to_bits())
-        }
-        Source::Input(_) => None,
-    };
-    let interior = match signature.interior {
-        Some(Source::Attribute(attr)) => {
-            attribute(node, attr, AttributeType::Ints)?.map(|a| a.ints.clone())
-        }
-        _ => None,
-    };
-    Ok(OnnxPad {
-        node: name,
-        opset: signature.types_of,
-        mode,
-        interior,
-        value_input,
-        axes_input,
-        attr_pads,
-        attr_value,
-    })
-}
-
-/// The `mode` attribute, checked against the Pad version.
-fn parse_mode(node: &NodeProto, signature: &Signature) -> TractResult<PadMode> {
-    let text = match attribute(node, "mode", AttributeType::String)? {
-        Some(a) => std::str::from_utf8(&a.s)
-            .map_err(|_| format_err!("Pad node {:?}: attribute 'mode' is not UTF-8", node.name))?,
-        None => "constant",
-    };
-    signature
-        .parse_mode(text)
-        .map_err(|e| crate::node_error(&node.name, e))
-}
-
-/// The attribute `name` of `node`, which must have type `ty` when present.
-fn attribute<'n>(
-    node: &'n NodeProto,
-    name: &str,
-    ty: AttributeType,
-) -> TractResult<Option<&'n AttributeProto>> {
-    let Some(a) = node.attribute.iter().find(|a| a.name == name) else {
-        return Ok(None);
-    };
-    if a.r#type != ty as i32 {
-        let found = AttributeType::try_from(a.r#type).map_or_else(
-            |_| format!("of unknown type {}", a.r#type),
-            |t| t.as_str_name().to_string(),
-        );
-        bail!(
-            "Pad node {:?}: attribute '{name}' must be {}, it is {found}",
-            node.name,
-            ty.as_str_name()
-        );
-    }
-    Ok(Some(a))
+    // tract's generated messages and padkit-onnx's share onnx's wire format.
+    let node = padkit_onnx::pb::NodeProto::decode(node.encode_to_vec().as_slice())
+        .with_context(|| format!("Pad node {:?} does not encode", node.name))?;
+    // (a broken rule keeps its padkit::PadError in the error's chain, under the node)
+    Ok(padkit_onnx::pad_node::read(&node, opset)?.into())
 }

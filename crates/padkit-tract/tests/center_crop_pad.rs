@@ -4,8 +4,8 @@
 //! rule (the smaller half of a crop or pad goes before).
 
 use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::{AttributeProto, ModelProto};
 use padkit_tract::{from_tract, to_tract};
-use tract_onnx::pb::{AttributeProto, ModelProto};
 use tract_onnx::prelude::*;
 
 /// A `CenterCropPad` of `data` to `targets` over `axes`: a Pad model whose `pads` input
@@ -50,7 +50,7 @@ fn centred(data: &[f32], shape: &[usize], out_shape: &[usize]) -> Vec<f32> {
 
 fn runnable(proto: &ModelProto) -> std::sync::Arc<TypedSimplePlan> {
     padkit_tract::onnx()
-        .model_for_proto_model(proto)
+        .model_for_proto_model(&padkit_tract::tract_proto(proto).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap()
@@ -117,7 +117,7 @@ fn symbolic_extents_of_axes_left_alone_stay_symbolic() {
         ..Default::default()
     }];
     let typed = padkit_tract::onnx()
-        .model_for_proto_model(&proto)
+        .model_for_proto_model(&padkit_tract::tract_proto(&proto).unwrap())
         .unwrap()
         .into_typed()
         .unwrap();
@@ -130,7 +130,7 @@ fn bad_targets_are_refused_naming_the_node() {
     let data = padkit::Tensor::from_slice(&[2, 2], &[0.0f32; 4]).unwrap();
     let proto = model(&data, &[1, 2, 3], None, Feed::Initializer);
     let err = padkit_tract::onnx()
-        .model_for_proto_model(&proto)
+        .model_for_proto_model(&padkit_tract::tract_proto(&proto).unwrap())
         .and_then(|m| m.into_typed())
         .err()
         .unwrap();

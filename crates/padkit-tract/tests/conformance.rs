@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use padkit_onnx::pb::TensorProto;
 use padkit_onnx::proto::tensor_from_proto;
 use padkit_tract::{from_tract, to_tract};
 use prost::Message;
-use tract_onnx::pb::TensorProto;
 use tract_onnx::prelude::*;
 
 fn cases() -> Vec<PathBuf> {

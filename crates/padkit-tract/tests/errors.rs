@@ -6,7 +6,7 @@ use tract_onnx::prelude::*;
 
 fn error(m: PadModel) -> String {
     let res = padkit_tract::onnx()
-        .model_for_proto_model(&m.proto())
+        .model_for_proto_model(&padkit_tract::tract_proto(&m.proto()).unwrap())
         .and_then(|m| m.into_optimized())
         .and_then(|m| m.into_runnable())
         .and_then(|p| {
@@ -179,7 +179,7 @@ fn pads_of_the_wrong_type_or_rank() {
         proto.graph.as_mut().unwrap().initializer[0] =
             padkit_onnx::proto::tensor_to_proto(&pads, "pads");
         let e = padkit_tract::onnx()
-            .model_for_proto_model(&proto)
+            .model_for_proto_model(&padkit_tract::tract_proto(&proto).unwrap())
             .and_then(|m| m.into_optimized())
             .unwrap_err();
         assert!(format!("{e:#}").contains(want), "{e:#}");
@@ -210,7 +210,7 @@ fn padkit_domain_interior_is_refused_and_symmetric_needs_the_domain() {
     let mut m = PadModel::new(25, "symmetric", x(), vec![1, 0, 0, 1], Feed::Initializer);
     m.domain = padkit::onnx::PADKIT_DOMAIN.into();
     let model = padkit_tract::onnx()
-        .model_for_proto_model(&m.proto())
+        .model_for_proto_model(&padkit_tract::tract_proto(&m.proto()).unwrap())
         .unwrap();
     let out = model
         .into_runnable()

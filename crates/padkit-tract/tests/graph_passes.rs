@@ -3,9 +3,9 @@
 
 use padkit::{PadMode, Tensor};
 use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::{AttributeProto, NodeProto};
 use padkit_testkit::Case;
 use padkit_tract::to_tract;
-use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::ops::change_axes::AxisOp;
 
@@ -50,7 +50,7 @@ fn transposes_around_the_pad_cancel() {
         .push(transpose("to_nchw", "y_nhwc", "y", &[0, 3, 1, 2]));
     g.output[0].r#type = None;
     let optimized = padkit_tract::onnx()
-        .model_for_proto_model(&proto)
+        .model_for_proto_model(&padkit_tract::tract_proto(&proto).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap();
@@ -93,7 +93,7 @@ fn fixing_a_symbol_fixes_the_output_shape() {
     let mut m = PadModel::new(19, "wrap", x, vec![0, 1, 0, 2], Feed::Initializer);
     m.symbolic_dims = vec![Some("N".into()), None];
     let optimized = padkit_tract::onnx()
-        .model_for_proto_model(&m.proto())
+        .model_for_proto_model(&padkit_tract::tract_proto(&m.proto()).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap();

@@ -40,7 +40,7 @@ enum Written {
 
 fn optimized(m: &PadModel) -> TypedModel {
     padkit_tract::onnx()
-        .model_for_proto_model(&m.proto())
+        .model_for_proto_model(&padkit_tract::tract_proto(&m.proto()).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap()

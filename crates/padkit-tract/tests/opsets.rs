@@ -8,7 +8,8 @@ use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;
 
 fn run(m: &PadModel) -> TractResult<padkit::Tensor> {
-    let model = padkit_tract::onnx().model_for_proto_model(&m.proto())?;
+    let model = padkit_tract::onnx()
+        .model_for_proto_model(&padkit_tract::tract_proto(&m.proto()).unwrap())?;
     let plan = model.into_optimized()?.into_runnable()?;
     let inputs = m
         .inputs()
@@ -143,7 +144,7 @@ fn types_tract_cannot_hold_are_named() {
     assert_eq!(err.to_string(), "tract cannot hold element type bfloat16");
     let m = PadModel::new(13, "constant", x, vec![1, 1], Feed::Initializer);
     let err = padkit_tract::onnx()
-        .model_for_proto_model(&m.proto())
+        .model_for_proto_model(&padkit_tract::tract_proto(&m.proto()).unwrap())
         .unwrap_err();
     assert!(format!("{err:#}").contains("Bfloat16"), "{err:#}");
 }

@@ -2,12 +2,12 @@
 
 use padkit::Tensor;
 use padkit_onnx::model::{Feed, PadModel};
-use tract_onnx::pb::{AttributeProto, NodeProto};
+use padkit_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::Approximation;
 
 /// Pad(mode) → Conv 3×3 (no padding) on a 1×2×6×6 input.
-fn pad_conv(mode: &str) -> tract_onnx::pb::ModelProto {
+fn pad_conv(mode: &str) -> padkit_onnx::pb::ModelProto {
     let x = Tensor::from_slice(&[1, 2, 6, 6], &[0.5f32; 72]).unwrap();
     let mut proto =
         PadModel::new(13, mode, x, vec![0, 0, 1, 1, 0, 0, 1, 1], Feed::Initializer).proto();
@@ -38,7 +38,7 @@ fn pad_conv(mode: &str) -> tract_onnx::pb::ModelProto {
 
 fn optimized(mode: &str) -> TypedModel {
     padkit_tract::onnx()
-        .model_for_proto_model(&pad_conv(mode))
+        .model_for_proto_model(&padkit_tract::tract_proto(&pad_conv(mode)).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap()
@@ -50,7 +50,10 @@ fn names(m: &TypedModel) -> Vec<String> {
 
 #[test]
 fn zero_constant_pad_folds_into_conv() {
-    let load = |onnx: tract_onnx::Onnx| onnx.model_for_proto_model(&pad_conv("constant")).unwrap();
+    let load = |onnx: tract_onnx::Onnx| {
+        onnx.model_for_proto_model(&padkit_tract::tract_proto(&pad_conv("constant")).unwrap())
+            .unwrap()
+    };
     // Declutter folds the Pad into the Conv's padding: no Pad node is left.
     let decluttered = load(padkit_tract::onnx())
         .into_typed()
@@ -81,7 +84,7 @@ fn reflect_pad_before_conv_runs_padkit() {
     assert!(!ops.iter().any(|n| n == "Pad"), "{ops:?}");
     // and it computes what stock tract computes for this legal reflect
     let stock = tract_onnx::onnx()
-        .model_for_proto_model(&pad_conv("reflect"))
+        .model_for_proto_model(&padkit_tract::tract_proto(&pad_conv("reflect")).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap();
@@ -104,7 +107,7 @@ fn reflect_pad_before_conv_runs_padkit() {
 }
 
 /// `m`'s Pad, then a node `op_type` reading its output `y` (and writing `z`).
-fn then(mut proto: tract_onnx::pb::ModelProto, op_type: &str) -> tract_onnx::pb::ModelProto {
+fn then(mut proto: padkit_onnx::pb::ModelProto, op_type: &str) -> padkit_onnx::pb::ModelProto {
     let g = proto.graph.as_mut().unwrap();
     let input = g.output[0].name.clone();
     let output = format!("{input}_{}", op_type.to_lowercase());
@@ -120,7 +123,7 @@ fn then(mut proto: tract_onnx::pb::ModelProto, op_type: &str) -> tract_onnx::pb:
 }
 
 /// A second Pad after `proto`'s last node.
-fn then_pad(mut proto: tract_onnx::pb::ModelProto, pads: &[i64]) -> tract_onnx::pb::ModelProto {
+fn then_pad(mut proto: padkit_onnx::pb::ModelProto, pads: &[i64]) -> padkit_onnx::pb::ModelProto {
     let g = proto.graph.as_mut().unwrap();
     let input = g.output[0].name.clone();
     let p = Tensor::from_slice(&[pads.len()], pads).unwrap();
@@ -173,7 +176,7 @@ fn optimised_graphs_are_as_small_as_stock() {
     for (what, proto) in corpus {
         let count = |onnx: tract_onnx::Onnx| {
             let m = onnx
-                .model_for_proto_model(&proto)
+                .model_for_proto_model(&padkit_tract::tract_proto(&proto).unwrap())
                 .unwrap()
                 .into_optimized()
                 .unwrap();

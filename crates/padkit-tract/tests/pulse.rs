@@ -9,8 +9,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use padkit::PadMode;
 use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto};
 use padkit_tract::{Operand, PadkitPad};
-use tract_onnx::pb::{AttributeProto, ModelProto, NodeProto};
 use tract_onnx::prelude::*;
 use tract_pulse::internal::{DimLike, PulsedModel, PulsedModelExt};
 
@@ -58,7 +58,7 @@ fn then(m: &PadModel, op_type: &str) -> ModelProto {
 }
 
 fn typed(onnx: tract_onnx::Onnx, proto: &ModelProto) -> TractResult<TypedModel> {
-    onnx.model_for_proto_model(proto)?
+    onnx.model_for_proto_model(&padkit_tract::tract_proto(proto).unwrap())?
         .into_typed()?
         .into_decluttered()
 }

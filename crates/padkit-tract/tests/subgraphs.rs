@@ -3,11 +3,11 @@
 //! no `Loop` at all, so a Loop body never reaches an op builder.
 
 use padkit::PadMode;
-use padkit_onnx::proto::tensor_to_proto;
-use padkit_testkit::Case;
-use tract_onnx::pb::{
+use padkit_onnx::pb::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, ValueInfoProto,
 };
+use padkit_onnx::proto::tensor_to_proto;
+use padkit_testkit::Case;
 use tract_onnx::prelude::*;
 
 fn value_info(name: &str, elem_type: i32, dims: &[i64]) -> ValueInfoProto {
@@ -96,7 +96,7 @@ fn pads_in_both_branches_of_if() {
         ..Default::default()
     };
     let plan = branch_if()
-        .model_for_proto_model(&model(graph))
+        .model_for_proto_model(&padkit_tract::tract_proto(&model(graph)).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap()
@@ -150,7 +150,7 @@ fn pads_in_a_scan_body() {
         ..Default::default()
     };
     let plan = branch_if()
-        .model_for_proto_model(&model(graph))
+        .model_for_proto_model(&padkit_tract::tract_proto(&model(graph)).unwrap())
         .unwrap()
         .into_optimized()
         .unwrap()

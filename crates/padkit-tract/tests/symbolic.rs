@@ -7,10 +7,10 @@
 
 use padkit::Tensor;
 use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::{AttributeProto, NodeProto};
 use padkit_onnx::proto::tensor_to_proto;
 use padkit_testkit::Case;
 use padkit_tract::{from_tract, to_tract};
-use tract_onnx::pb::{AttributeProto, NodeProto};
 use tract_onnx::prelude::*;
 
 const WINDOW: i64 = 4;
@@ -25,7 +25,7 @@ fn node(op: &str, inputs: &[&str], output: &str) -> NodeProto {
     }
 }
 
-fn pad_to_multiple_model() -> tract_onnx::pb::ModelProto {
+fn pad_to_multiple_model() -> padkit_onnx::pb::ModelProto {
     let x = Tensor::from_slice(&[1, 2, 1, 1], &[0.0f32; 2]).unwrap();
     let mut m = PadModel::new(13, "constant", x, vec![0; 8], Feed::Initializer);
     m.symbolic_dims = vec![None, None, Some("H".into()), Some("W".into())];
@@ -65,7 +65,7 @@ fn pad_to_multiple_model() -> tract_onnx::pb::ModelProto {
 #[test]
 fn loads_once_and_runs_for_several_sizes() {
     let model = padkit_tract::onnx()
-        .model_for_proto_model(&pad_to_multiple_model())
+        .model_for_proto_model(&padkit_tract::tract_proto(&pad_to_multiple_model()).unwrap())
         .unwrap();
     let typed = model.into_optimized().unwrap();
     let out_fact = typed

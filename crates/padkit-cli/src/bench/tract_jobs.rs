@@ -26,7 +26,7 @@ pub(super) fn push(w: &Workload, x: &Tensor, jobs: &mut Vec<(String, Job)>) -> R
         m = m.with_axes(axes.clone(), Feed::Initializer);
     }
     let typed = padkit_tract::onnx()
-        .model_for_proto_model(&m.proto())?
+        .model_for_proto_model(&padkit_tract::tract_proto(&m.proto())?)?
         .into_optimized()?;
     jobs.push(("padkit-tract".into(), tract_plan(typed, tx.clone())));
     let pads = w.spec.resolve(w.shape.len())?;

@@ -15,8 +15,8 @@ use padkit::{DType, Data};
 use padkit_candle::convert::{from_candle, to_candle};
 use padkit_onnx::graph::graph_inputs_for;
 use padkit_onnx::isolate::isolated;
+use padkit_onnx::pb::{GraphProto, ModelProto, TensorProto, type_proto};
 use prost::Message;
-use tract_onnx::pb::{GraphProto, ModelProto, TensorProto, type_proto};
 
 use super::pad_graph::Outcome;
 
@@ -97,8 +97,10 @@ fn read(t: &Tensor, declared: Option<DType>) -> Result<padkit::Tensor> {
     })
 }
 
-fn elem_type(t: Option<&tract_onnx::pb::TypeProto>) -> Option<DType> {
-    let type_proto::Value::TensorType(tt) = t?.value.as_ref()?;
+fn elem_type(t: Option<&padkit_onnx::pb::TypeProto>) -> Option<DType> {
+    let type_proto::Value::TensorType(tt) = t?.value.as_ref()? else {
+        return None;
+    };
     DType::from_onnx(tt.elem_type).ok()
 }
 

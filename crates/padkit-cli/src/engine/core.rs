@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use padkit::Tensor;
-use tract_onnx::pb::ModelProto;
+use padkit_onnx::pb::ModelProto;
 
 use super::pad_graph::{Outcome, PadCall, PadResult, evaluate};
 

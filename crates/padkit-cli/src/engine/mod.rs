@@ -22,7 +22,7 @@ use anyhow::Result;
 use padkit::Tensor;
 use padkit_onnx::graph::{check_inputs, check_model, uses_interior};
 use padkit_onnx::isolate::isolated;
-use tract_onnx::pb::ModelProto;
+use padkit_onnx::pb::ModelProto;
 
 use self::core::evaluate_core;
 use self::pad_graph::{Outcome, evaluate};

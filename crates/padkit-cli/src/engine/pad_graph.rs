@@ -9,9 +9,9 @@ use anyhow::{Context, Result, ensure};
 use padkit::onnx::Operand;
 use padkit::{DType, PadSpec, Tensor};
 use padkit_onnx::graph::{describe, graph_inputs_for, is_pad_graph_node, opset};
+use padkit_onnx::pad_node::node_opset;
+use padkit_onnx::pb::{ModelProto, NodeProto};
 use padkit_onnx::proto::tensor_from_proto;
-use padkit_tract::node_opset;
-use tract_onnx::pb::{ModelProto, NodeProto};
 
 /// A Pad node with its operands evaluated, for an engine to run.
 pub struct PadCall {
@@ -140,7 +140,7 @@ fn operand<'v>(
 /// defines them ([`padkit::onnx::check_type`] for the data, [`Operand`] for the rest).
 fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Result<PadCall> {
     let name = describe(node);
-    let pad = padkit_tract::parse_pad_node(node, opset)?;
+    let pad = padkit_onnx::pad_node::read(node, opset)?;
     let slots = node.input.len();
     let given: Vec<usize> = (0..slots).filter(|&i| !node.input[i].is_empty()).collect();
     let get = |ix: usize| -> Result<&Tensor> {

@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 use padkit_onnx::isolate::isolated;
+use padkit_onnx::pb::ModelProto;
 use padkit_tract::{from_tract, to_tract};
-use tract_onnx::pb::ModelProto;
 use tract_onnx::prelude::*;
 
 use super::pad_graph::Outcome;
@@ -87,7 +87,9 @@ pub fn analyse(
 ) -> Result<TypedModel> {
     let model = with_unique_node_names(model);
     let onnx = framework.with_ignore_value_info(true);
-    let mut m = onnx.model_for_proto_model(&model).map_err(stage("load"))?;
+    let mut m = onnx
+        .model_for_proto_model(&padkit_tract::tract_proto(&model)?)
+        .map_err(stage("load"))?;
     for (ix, t) in inputs.iter().enumerate() {
         let fact = if t.rank() == 0 {
             InferenceFact::from(t.clone())
