@@ -55,6 +55,10 @@ enum Command {
         /// memory available).
         #[arg(long)]
         max_output_bytes: Option<u64>,
+        /// The most bytes of constants (index maps, fill blocks, border positions) the
+        /// lowering may write into the model, over all its Pads.
+        #[arg(long, default_value_t = padkit_lower::DEFAULT_MAX_CONSTANT_BYTES)]
+        max_constant_bytes: u64,
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
@@ -307,7 +311,13 @@ pub fn main() -> ExitCode {
             model,
             output,
             max_output_bytes,
-        }) => run::lower(&model, &output, limit(max_output_bytes)).map(|()| ExitCode::SUCCESS),
+            max_constant_bytes,
+        }) => {
+            let options = padkit_lower::Options::default()
+                .with_max_output_bytes(limit(max_output_bytes))
+                .with_max_constant_bytes(max_constant_bytes);
+            run::lower(&model, &output, &options).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Run {
             model,
             engine,

@@ -8,6 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail, ensure};
 use padkit::{Data, Tensor};
 use padkit_onnx::pb::{ModelProto, TensorProto};
+use prost::Message;
 
 use crate::engine::pad_graph::Outcome;
 use crate::engine::{self, Engine};
@@ -102,16 +103,15 @@ pub fn run(r: &Request) -> Result<()> {
 }
 
 /// `padkit lower`: the model at `model` with its Pads rewritten into standard ops
-/// (`padkit_lower::lower_with`), refusing Pads whose outputs are above `max_output_bytes`,
-/// written to `output` in onnx's encoding.
+/// (`padkit_lower::lower_with`, as `options` say: the output limit, the budget of constant
+/// bytes), written to `output` in onnx's encoding.
 ///
 /// Tensors the model keeps as external data stay there: the lowered model refers to the
 /// same files, so it must be written into the model's own directory.
-pub fn lower(model: &Path, output: &Path, max_output_bytes: u64) -> Result<()> {
-    let options = padkit_lower::Options::default().with_max_output_bytes(max_output_bytes);
+pub fn lower(model: &Path, output: &Path, options: &padkit_lower::Options) -> Result<()> {
     let stored = read_model_as_stored(model)?;
     refuse_aliases(model, output, &stored)?;
-    let mut lowered = padkit_lower::lower_with(&read_model(model)?, &options)?;
+    let mut lowered = padkit_lower::lower_with(&read_model(model)?, options)?;
     if padkit_onnx::external::restore(&mut lowered, &stored) > 0 {
         let same = |p: &Path| std::fs::canonicalize(model_dir(p)).ok();
         ensure!(
@@ -122,7 +122,12 @@ pub fn lower(model: &Path, output: &Path, max_output_bytes: u64) -> Result<()> {
             model_dir(model).display()
         );
     }
-    let bytes = padkit_onnx::wire::encode_model(&lowered)?;
+    // Encoded, then rewritten into onnx's encoding once the model is dropped: the command
+    // holds at most two copies of what it writes at once (docs/lower.md).
+    let packed = lowered.encode_to_vec();
+    drop(lowered);
+    let bytes = padkit_onnx::wire::unpack(&packed, padkit_onnx::wire::Root::Model)?;
+    drop(packed);
     create(output)?
         .write_all(&bytes)
         .with_context(|| format!("cannot write {}", output.display()))

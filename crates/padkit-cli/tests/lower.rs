@@ -131,3 +131,29 @@ fn out_never_aliases_an_input() {
     assert_eq!(std::fs::read(&original).unwrap(), bytes);
     assert_eq!(std::fs::read(dir.join("w.bin")).unwrap(), weights);
 }
+
+/// `--max-constant-bytes` reaches the lowering: the reflect Pad's border positions (a
+/// `Gather` of 20 000 int64, 160 000 bytes) fit the default budget and not one of 100 000
+/// bytes, which the refusal names; nothing is written then.
+#[test]
+fn the_constant_budget_is_set_on_the_command_line() {
+    let dir = scratch("budget");
+    let x = Tensor::from_slice(&[1000], &vec![1.0f32; 1000]).unwrap();
+    let m = PadModel::new(18, "reflect", x, vec![0, 20_000], Feed::Initializer).proto();
+    let original = dir.join("model.onnx");
+    std::fs::write(&original, m.encode_to_vec()).unwrap();
+    let out = dir.join("lowered.onnx");
+    let lower = |extra: &[&str]| {
+        let mut args = vec!["lower", original.to_str().unwrap(), out.to_str().unwrap()];
+        args.extend(extra);
+        padkit(&args)
+    };
+    let refused = lower(&["--max-constant-bytes", "100000"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    assert!(err.contains("more than 100000 bytes of constants"), "{err}");
+    assert!(!out.exists());
+    let done = lower(&[]);
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    assert!(std::fs::metadata(&out).unwrap().len() > 160_000);
+}

@@ -126,7 +126,7 @@ pub(crate) fn lower(
                 .map_err(|e| LowerError::pad(node, e))?;
         }
     }
-    let mut e = Emitter::new(walk.opset, y, &mut walk.names);
+    let mut e = Emitter::new(walk.opset, y, &mut walk.names, &mut walk.budget);
     let (zero, one) = (scalar(&mut e, 0), scalar(&mut e, 1));
     let ints = |e: &mut Emitter<'_>, v: i64| {
         e.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))

@@ -83,21 +83,44 @@ impl Names {
     }
 }
 
+/// The bytes of constants a model's lowering may still write (index maps, fill blocks,
+/// border positions, slice bounds: every `Constant` it adds), against
+/// [`crate::Options::max_constant_bytes`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    pub(crate) limit: u64,
+    pub(crate) spent: u64,
+}
+
+impl Budget {
+    /// Whether the constants written so far are more than the limit.
+    pub(crate) fn overdrawn(&self) -> bool {
+        self.spent > self.limit
+    }
+}
+
 /// The nodes one Pad becomes, in order.
 pub(crate) struct Emitter<'n> {
     opset: i64,
     base: String,
     names: &'n mut Names,
+    budget: &'n mut Budget,
     pub(crate) nodes: Vec<NodeProto>,
 }
 
 impl<'n> Emitter<'n> {
     /// Nodes at `opset`, their values named after `base` (the Pad's output).
-    pub(crate) fn new(opset: i64, base: &str, names: &'n mut Names) -> Self {
+    pub(crate) fn new(
+        opset: i64,
+        base: &str,
+        names: &'n mut Names,
+        budget: &'n mut Budget,
+    ) -> Self {
         Emitter {
             opset,
             base: base.to_string(),
             names,
+            budget,
             nodes: vec![],
         }
     }
@@ -155,12 +178,19 @@ impl<'n> Emitter<'n> {
         self.constant_node(t)
     }
 
-    /// A `Constant` node holding `t` as it is.
+    /// A `Constant` node holding `t` as it is, its bytes charged to the budget. Once the
+    /// budget is overdrawn no constant is copied into the model any more: the caller
+    /// refuses the Pad ([`Budget::overdrawn`]).
     fn constant_node(&mut self, t: &Tensor) -> String {
+        let bytes = match t.data() {
+            padkit::Data::Strings(s) => s.iter().map(|s| s.len() as u64 + 8).sum(),
+            padkit::Data::Bytes(b) => b.len() as u64,
+        };
+        self.budget.spent = self.budget.spent.saturating_add(bytes);
         let value = AttributeProto {
             name: "value".into(),
             r#type: AttributeType::Tensor as i32,
-            t: Some(tensor_to_proto(t, "")),
+            t: (!self.budget.overdrawn()).then(|| tensor_to_proto(t, "")),
             ..Default::default()
         };
         self.node("Constant", vec![], vec![value])

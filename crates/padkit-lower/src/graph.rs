@@ -13,7 +13,7 @@ use padkit_onnx::proto::{
 };
 
 use crate::LowerError;
-use crate::emit::Names;
+use crate::emit::{Budget, Names};
 use crate::pad::{lower_center_crop_pad, lower_pad};
 use crate::widen;
 
@@ -181,6 +181,7 @@ pub(crate) struct Walk<'m> {
     pub(crate) options: &'m crate::Options,
     pub(crate) opset: i64,
     pub(crate) names: Names,
+    pub(crate) budget: Budget,
 }
 
 impl<'m> Walk<'m> {
@@ -194,7 +195,25 @@ impl<'m> Walk<'m> {
             options,
             opset: default_opset(model),
             names: Names::new(names),
+            budget: Budget {
+                limit: options
+                    .max_constant_bytes
+                    .unwrap_or(crate::DEFAULT_MAX_CONSTANT_BYTES),
+                spent: 0,
+            },
         }
+    }
+
+    /// An error naming `node`, just lowered, where the constants written so far overdraw
+    /// the budget.
+    fn within_budget(&self, node: &NodeProto) -> Result<(), LowerError> {
+        if self.budget.overdrawn() {
+            return Err(LowerError::Budget {
+                node: describe(node),
+                limit: self.budget.limit,
+            });
+        }
+        Ok(())
     }
 
     /// Lowers every Pad of `g` and of its subgraphs, `outer` being what the graphs
@@ -215,11 +234,13 @@ impl<'m> Walk<'m> {
             match kind(&node) {
                 Kind::Pad => {
                     let lowered = lower_pad(self, &node, &mut scope)?;
+                    self.within_budget(&node)?;
                     let lowered = widen::where_needed(&node, &scope, lowered, &mut self.names);
                     nodes.extend(lowered);
                 }
                 Kind::CenterCropPad => {
                     let lowered = lower_center_crop_pad(self, &node, &mut scope)?;
+                    self.within_budget(&node)?;
                     let lowered = widen::where_needed(&node, &scope, lowered, &mut self.names);
                     nodes.extend(lowered);
                 }

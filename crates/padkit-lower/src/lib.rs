@@ -3,8 +3,9 @@
 //! Rewrites every Pad of an ONNX model (ONNX's, every version from opset 1, padkit's own
 //! `ai.padkit` Pad with symmetric mode and interior padding, and ONNX's `CenterCropPad`)
 //! into ops that runtimes without a complete Pad already run ([`PORTABLE_OPS`]), computing
-//! exactly what padkit's core computes, at the model's own opset. Other nodes, names,
-//! inputs, outputs and metadata are left as they are.
+//! exactly what padkit's core computes, at the model's own opset. Everything else of the
+//! model (other nodes, names, inputs, outputs, functions, training graphs, metadata) is
+//! left as it is. What a lowering writes is bounded ([`Options`]).
 //!
 //! Pads whose pads and axes are known when the model is read (attributes, initializers,
 //! Constant nodes, or small integer tensors computed from them, as PyTorch's `F.pad`
@@ -53,6 +54,11 @@ mod widen;
 
 pub use dynamic::RUN_TIME_OPS;
 pub use emit::MAX_BLOCK_BYTES;
+
+/// The budget of constant bytes a lowering writes into a model unless
+/// [`Options::max_constant_bytes`] says otherwise: 1 GiB, half of the 2 GiB that protobuf
+/// allows a model held in one file.
+pub const DEFAULT_MAX_CONSTANT_BYTES: u64 = 1 << 30;
 pub use pad::MAX_MAP_LEN;
 
 use padkit::PadError;
@@ -95,6 +101,21 @@ pub enum LowerError {
         #[source]
         source: PadError,
     },
+    /// Lowering this Pad would bring the constants the lowering writes into the model
+    /// (index maps, fill blocks, border positions, over all its Pads) above the budget
+    /// ([`Options::max_constant_bytes`]): the original may run, the lowered model would be
+    /// too large.
+    #[error(
+        "{node}: lowering it would write more than {limit} bytes of constants into the \
+         model (the budget of Options::max_constant_bytes, `padkit lower \
+         --max-constant-bytes`)"
+    )]
+    Budget {
+        /// The node, as errors name it.
+        node: String,
+        /// The budget, in bytes.
+        limit: u64,
+    },
     /// A Pad this version of padkit-lower does not rewrite, and why.
     #[error("{node}: {why}")]
     NotLowered {
@@ -127,8 +148,11 @@ impl LowerError {
 /// How [`lower_with`] lowers.
 ///
 /// ```
-/// let options = padkit_lower::Options::default().with_max_output_bytes(1 << 30);
+/// let options = padkit_lower::Options::default()
+///     .with_max_output_bytes(1 << 30)
+///     .with_max_constant_bytes(1 << 20);
 /// assert_eq!(options.max_output_bytes, Some(1 << 30));
+/// assert_eq!(options.max_constant_bytes, Some(1 << 20));
 /// ```
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -137,9 +161,22 @@ pub struct Options {
     /// refuse to run them), with [`PadError::TooLarge`]. Outputs above `isize::MAX`
     /// bytes, which no runtime can hold, are refused whatever the limit.
     pub max_output_bytes: Option<u64>,
+    /// The most bytes of constants (index maps, fill blocks, border positions, slice
+    /// bounds) a lowering writes into the model, over all its Pads:
+    /// [`DEFAULT_MAX_CONSTANT_BYTES`] where `None`. Past it, [`LowerError::Budget`].
+    /// Each constant is also bounded alone ([`MAX_MAP_LEN`], [`MAX_BLOCK_BYTES`]), so what
+    /// a lowering holds in memory is the model, the constants it writes and one constant
+    /// more.
+    pub max_constant_bytes: Option<u64>,
 }
 
 impl Options {
+    /// These options with the budget of constant bytes `bytes`.
+    pub fn with_max_constant_bytes(mut self, bytes: u64) -> Options {
+        self.max_constant_bytes = Some(bytes);
+        self
+    }
+
     /// These options with the output limit `bytes`.
     pub fn with_max_output_bytes(mut self, bytes: u64) -> Options {
         self.max_output_bytes = Some(bytes);
@@ -162,7 +199,8 @@ pub fn lower(model: &ModelProto) -> Result<ModelProto, LowerError> {
 /// # Errors
 ///
 /// [`LowerError::Model`] for a malformed model, [`LowerError::Pad`] for a Pad that cannot
-/// run on its data (its output above the limit included), [`LowerError::NotLowered`] for
+/// run on its data (its output above the limit included), [`LowerError::Budget`] where the
+/// constants the lowering writes would pass their budget, [`LowerError::NotLowered`] for
 /// a Pad this version does not rewrite (a Pad in a model-local function's body or in a
 /// training graph among them).
 pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, LowerError> {
@@ -175,3 +213,8 @@ pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, L
     lowered.graph = Some(graph);
     Ok(lowered)
 }
+
+/// The crate's README, whose snippets run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

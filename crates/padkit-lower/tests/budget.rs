@@ -1,0 +1,64 @@
+//! The budget of constant bytes (`Options::max_constant_bytes`): one budget for every
+//! constant a model's lowering writes, over all its Pads, checked as they are written; a
+//! lowering past it is refused by the Pad's name, and the constants a lowering writes are
+//! counted as the bytes the lowered model holds beyond the original.
+
+use padkit::Tensor;
+use padkit_lower::{LowerError, Options, lower_with};
+use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx::pb::ModelProto;
+use prost::Message;
+
+/// A reflect Pad of 1 000 elements by 20 000 after them, which the lowering writes with
+/// its border positions as a constant (about 160 kB), and, where `twice`, a second such
+/// Pad of the same data, named "second", whose output is a second graph output.
+fn model(twice: bool) -> ModelProto {
+    let x = Tensor::from_slice(&[1000], &vec![1.0f32; 1000]).unwrap();
+    let mut m = PadModel::new(18, "reflect", x, vec![0, 20_000], Feed::Initializer).proto();
+    if twice {
+        let g = m.graph.as_mut().unwrap();
+        let mut second = g.node.last().unwrap().clone();
+        let mut out = g.output[0].clone();
+        out.name = format!("{}_2", out.name);
+        second.name = "second".into();
+        second.output[0] = out.name.clone();
+        g.node.push(second);
+        g.output.push(out);
+    }
+    m
+}
+
+fn lowered_bytes(m: &ModelProto, options: &Options) -> Result<usize, LowerError> {
+    lower_with(m, options).map(|l| l.encoded_len())
+}
+
+#[test]
+fn the_budget_counts_every_constant_of_every_pad() {
+    let (one, two) = (model(false), model(true));
+    let unbounded = Options::default();
+    // what the lowering adds to the model: its constants, and a few nodes
+    let grown = lowered_bytes(&one, &unbounded).unwrap() - one.encoded_len();
+    let grown_two = lowered_bytes(&two, &unbounded).unwrap() - two.encoded_len();
+    assert!(
+        grown > 100_000 && grown_two > 2 * grown - 1000,
+        "{grown} {grown_two}"
+    );
+    let budget = |bytes: usize| Options::default().with_max_constant_bytes(bytes as u64);
+
+    // the budget counts what is written: the model's growth suffices, 90% of it does not
+    assert!(lowered_bytes(&one, &budget(grown)).is_ok());
+    assert!(matches!(
+        lower_with(&one, &budget(grown * 9 / 10)),
+        Err(LowerError::Budget { .. })
+    ));
+    // one budget for the whole model: enough for one Pad, the second is refused by name
+    match lower_with(&two, &budget(grown)) {
+        Err(e @ LowerError::Budget { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("\"second\""), "{text}");
+            assert!(text.contains(&format!("{grown} bytes")), "{text}");
+        }
+        other => panic!("not refused for its budget: {:?}", other.map(|_| ())),
+    }
+    assert!(lowered_bytes(&two, &budget(grown_two)).is_ok());
+}
