@@ -423,3 +423,276 @@ fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each op the folder interprets, on values whose results ONNX's definitions give by
+    //! hand, and its refusals (an input not known, a float, an attribute form it does not
+    //! read, a result above [`MAX_ELEMENTS`]).
+
+    use padkit::Tensor;
+    use padkit_onnx::pb::attribute_proto::AttributeType;
+    use padkit_onnx::pb::{AttributeProto, NodeProto};
+
+    use super::{MAX_ELEMENTS, fold};
+    use crate::graph::Scope;
+
+    fn ints(shape: &[usize], v: &[i64]) -> Tensor {
+        Tensor::from_slice(shape, v).unwrap()
+    }
+
+    fn int_attr(name: &str, i: i64) -> AttributeProto {
+        AttributeProto {
+            name: name.into(),
+            r#type: AttributeType::Int as i32,
+            i,
+            ..Default::default()
+        }
+    }
+
+    fn ints_attr(name: &str, ints: &[i64]) -> AttributeProto {
+        AttributeProto {
+            name: name.into(),
+            r#type: AttributeType::Ints as i32,
+            ints: ints.to_vec(),
+            ..Default::default()
+        }
+    }
+
+    /// `op` on the constants `inputs` (named a, b, c, …) with `attrs`, folded.
+    fn run(op: &str, inputs: Vec<Tensor>, attrs: Vec<AttributeProto>) -> Option<Tensor> {
+        let mut scope = Scope::default();
+        let names: Vec<String> = (0..inputs.len())
+            .map(|k| char::from(b'a' + k as u8).to_string())
+            .collect();
+        for (name, t) in names.iter().zip(inputs) {
+            scope.constants.insert(name.clone(), t);
+        }
+        let node = NodeProto {
+            op_type: op.into(),
+            input: names,
+            output: vec!["y".into()],
+            attribute: attrs,
+            ..Default::default()
+        };
+        fold(&node, &scope)
+    }
+
+    fn values(t: Option<Tensor>) -> (Vec<usize>, Vec<i64>) {
+        let t = t.expect("folded");
+        (t.shape().to_vec(), t.to_vec::<i64>().unwrap())
+    }
+
+    #[test]
+    fn pytorch_f_pad_chain() {
+        // F.pad(x, (1, 2)) on a 2-D x: [1, 2] padded with zeros to 4 entries, reshaped to
+        // pairs, reversed by a Slice of step -1, transposed and flattened
+        let pads = ints(&[2], &[1, 2]);
+        let zeros = values(run(
+            "ConstantOfShape",
+            vec![ints(&[1], &[2])],
+            vec![AttributeProto {
+                name: "value".into(),
+                r#type: AttributeType::Tensor as i32,
+                t: Some(padkit_onnx::proto::tensor_to_proto(&ints(&[1], &[0]), "")),
+                ..Default::default()
+            }],
+        ));
+        assert_eq!(zeros, (vec![2], vec![0, 0]));
+        let joined = run(
+            "Concat",
+            vec![pads, ints(&[2], &zeros.1)],
+            vec![int_attr("axis", 0)],
+        );
+        assert_eq!(values(joined.clone()), (vec![4], vec![1, 2, 0, 0]));
+        let pairs = run(
+            "Reshape",
+            vec![joined.unwrap(), ints(&[2], &[-1, 2])],
+            vec![],
+        );
+        assert_eq!(values(pairs.clone()), (vec![2, 2], vec![1, 2, 0, 0]));
+        let reversed = run(
+            "Slice",
+            vec![
+                pairs.unwrap(),
+                ints(&[1], &[-1]),
+                ints(&[1], &[i64::MIN]),
+                ints(&[1], &[0]),
+                ints(&[1], &[-1]),
+            ],
+            vec![],
+        );
+        assert_eq!(values(reversed.clone()), (vec![2, 2], vec![0, 0, 1, 2]));
+        let t = run("Transpose", vec![reversed.unwrap()], vec![]);
+        assert_eq!(values(t.clone()), (vec![2, 2], vec![0, 1, 0, 2]));
+        let flat = run("Reshape", vec![t.unwrap(), ints(&[1], &[-1])], vec![]);
+        assert_eq!(values(flat), (vec![4], vec![0, 1, 0, 2]));
+    }
+
+    #[test]
+    fn each_op() {
+        let x = ints(&[2, 3], &[1, 2, 3, 4, 5, 6]);
+        assert_eq!(
+            values(run("Identity", vec![x.clone()], vec![])).1,
+            [1, 2, 3, 4, 5, 6]
+        );
+        let as_i32 = run("Cast", vec![x.clone()], vec![int_attr("to", 6)]).unwrap();
+        assert_eq!(as_i32.to_vec::<i32>().unwrap(), [1, 2, 3, 4, 5, 6]);
+        assert!(run("Cast", vec![x.clone()], vec![int_attr("to", 1)]).is_none());
+        assert_eq!(
+            values(run(
+                "Concat",
+                vec![x.clone(), x.clone()],
+                vec![int_attr("axis", -1)]
+            )),
+            (vec![2, 6], vec![1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6])
+        );
+        // a 0 keeps the extent; allowzero 1 is not folded
+        assert_eq!(
+            values(run("Reshape", vec![x.clone(), ints(&[2], &[0, 3])], vec![])).0,
+            [2, 3]
+        );
+        let zero_allowed = vec![int_attr("allowzero", 1)];
+        assert!(
+            run(
+                "Reshape",
+                vec![x.clone(), ints(&[2], &[0, 3])],
+                zero_allowed
+            )
+            .is_none()
+        );
+        assert_eq!(
+            values(run(
+                "Transpose",
+                vec![x.clone()],
+                vec![ints_attr("perm", &[1, 0])]
+            )),
+            (vec![3, 2], vec![1, 4, 2, 5, 3, 6])
+        );
+        assert_eq!(
+            values(run(
+                "Gather",
+                vec![x.clone(), ints(&[2], &[2, -3])],
+                vec![int_attr("axis", 1)]
+            )),
+            (vec![2, 2], vec![3, 1, 6, 4])
+        );
+        // same shapes, or a one-element operand; other broadcasts are not folded
+        let y = ints(&[2, 3], &[10, 20, 30, 40, 50, 60]);
+        assert_eq!(
+            values(run("Add", vec![x.clone(), y.clone()], vec![])).1,
+            [11, 22, 33, 44, 55, 66]
+        );
+        assert_eq!(
+            values(run("Sub", vec![x.clone(), y], vec![])).1,
+            [-9, -18, -27, -36, -45, -54]
+        );
+        let two = ints(&[1], &[2]);
+        assert_eq!(
+            values(run("Mul", vec![two.clone(), x.clone()], vec![])).1,
+            [2, 4, 6, 8, 10, 12]
+        );
+        assert!(run("Add", vec![x.clone(), ints(&[3], &[1, 2, 3])], vec![]).is_none());
+        assert!(
+            run(
+                "Add",
+                vec![ints(&[1], &[i64::MAX]), ints(&[1], &[1])],
+                vec![]
+            )
+            .is_none()
+        );
+        assert_eq!(
+            values(run(
+                "Unsqueeze",
+                vec![ints(&[2], &[7, 8]), ints(&[1], &[0])],
+                vec![]
+            ))
+            .0,
+            [1, 2]
+        );
+        assert_eq!(
+            values(run(
+                "Unsqueeze",
+                vec![ints(&[2], &[7, 8])],
+                vec![ints_attr("axes", &[-1])]
+            ))
+            .0,
+            [2, 1]
+        );
+        assert_eq!(
+            values(run("Squeeze", vec![ints(&[1, 2], &[7, 8])], vec![])).0,
+            [2]
+        );
+        assert_eq!(
+            values(run(
+                "Squeeze",
+                vec![ints(&[1, 2], &[7, 8]), ints(&[1], &[0])],
+                vec![]
+            ))
+            .0,
+            [2]
+        );
+    }
+
+    #[test]
+    fn shapes_known_when_read() {
+        let mut scope = Scope::default();
+        let shape_of = |scope: &Scope| {
+            let node = NodeProto {
+                op_type: "Shape".into(),
+                input: vec!["x".into()],
+                output: vec!["s".into()],
+                ..Default::default()
+            };
+            fold(&node, scope)
+        };
+        scope
+            .types
+            .insert("x".into(), (padkit::DType::Float32, vec![Some(2), Some(5)]));
+        assert_eq!(values(shape_of(&scope)), (vec![2], vec![2, 5]));
+        scope
+            .types
+            .insert("x".into(), (padkit::DType::Float32, vec![None, Some(5)]));
+        assert!(shape_of(&scope).is_none());
+    }
+
+    #[test]
+    fn refusals() {
+        // an input not known when the model is read
+        let node = NodeProto {
+            op_type: "Identity".into(),
+            input: vec!["unknown".into()],
+            output: vec!["y".into()],
+            ..Default::default()
+        };
+        assert!(fold(&node, &Scope::default()).is_none());
+        // floats, another domain, an op it does not read
+        let f = Tensor::from_slice(&[1], &[1.0f32]).unwrap();
+        assert!(run("Identity", vec![f], vec![]).is_none());
+        let mut scope = Scope::default();
+        scope.constants.insert("a".into(), ints(&[1], &[1]));
+        let mut other = NodeProto {
+            op_type: "Identity".into(),
+            domain: "com.example".into(),
+            input: vec!["a".into()],
+            output: vec!["y".into()],
+            ..Default::default()
+        };
+        assert!(fold(&other, &scope).is_none());
+        other.domain.clear();
+        other.op_type = "Neg".into();
+        assert!(fold(&other, &scope).is_none());
+        // a result above MAX_ELEMENTS
+        let wide = ints(&[MAX_ELEMENTS], &vec![1; MAX_ELEMENTS]);
+        assert!(
+            run(
+                "Concat",
+                vec![wide.clone(), wide],
+                vec![int_attr("axis", 0)]
+            )
+            .is_none()
+        );
+        // a ConstantOfShape without value is a float zero
+        assert!(run("ConstantOfShape", vec![ints(&[1], &[2])], vec![]).is_none());
+    }
+}
