@@ -5,6 +5,7 @@
 //! and a line in `jobs`.
 
 mod buffers;
+#[cfg(feature = "burn")]
 mod burn_jobs;
 mod core_jobs;
 mod models;
@@ -40,6 +41,7 @@ fn jobs(w: &Workload, x: &Tensor) -> Result<Vec<(String, Job)>> {
     core_jobs::push(w, x, &mut jobs);
     row_loop::push(w, x, &mut jobs);
     tract_jobs::push(w, x, &mut jobs)?;
+    #[cfg(feature = "burn")]
     burn_jobs::push(w, x, &mut jobs);
     Ok(jobs)
 }

@@ -10,11 +10,13 @@
 //! its functions carry no `# Errors` sections.
 #![allow(clippy::missing_errors_doc)]
 
+#[cfg(feature = "burn")]
 pub mod burn;
 #[cfg(feature = "candle")]
 pub mod candle;
 pub mod core;
 pub mod pad_graph;
+#[cfg(feature = "burn")]
 pub mod stock_burn;
 pub mod tract;
 
@@ -25,7 +27,17 @@ use padkit_onnx::isolate::isolated;
 use padkit_onnx::pb::ModelProto;
 
 use self::core::evaluate_core;
-use self::pad_graph::{Outcome, evaluate};
+use self::pad_graph::Outcome;
+#[cfg(feature = "burn")]
+use self::pad_graph::evaluate;
+
+/// The features of padkit-cli this build has, of those engines need.
+const BUILT: &[&str] = &[
+    #[cfg(feature = "burn")]
+    "burn",
+    #[cfg(feature = "candle")]
+    "candle",
+];
 
 /// Which engine runs a model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -54,22 +66,37 @@ impl Engine {
     /// padkit's engines (`--engine all`).
     pub const ALL: [Engine; 3] = [Engine::Core, Engine::Tract, Engine::Burn];
 
-    /// Fails, naming the feature to build with, where this build lacks the engine: the
-    /// candle engines need the `candle` feature.
+    /// The cargo feature of padkit-cli this engine needs, if any: `candle` for the candle
+    /// engines (off by default: candle-onnx's build needs `protoc`), `burn` for the Burn
+    /// engines (on by default; off in builds that run no Burn, such as the fuzz targets).
+    fn feature(self) -> Option<&'static str> {
+        match self {
+            Engine::Candle | Engine::StockCandle => Some("candle"),
+            Engine::Burn | Engine::StockBurn => Some("burn"),
+            _ => None,
+        }
+    }
+
+    /// Fails, naming the feature to build with, where this build lacks the engine.
     pub fn check_built(self) -> Result<()> {
-        let candle = matches!(self, Engine::Candle | Engine::StockCandle);
-        if candle && !cfg!(feature = "candle") {
-            Err(self.not_built())
-        } else {
+        if self.feature().is_none_or(|f| BUILT.contains(&f)) {
             Ok(())
+        } else {
+            Err(self.not_built())
         }
     }
 
     /// The error for an engine this build lacks.
     fn not_built(self) -> anyhow::Error {
+        let feature = self.feature().unwrap_or_default();
+        let why = if feature == "candle" {
+            " (candle-onnx's build needs `protoc`)"
+        } else {
+            ""
+        };
         anyhow::anyhow!(
             "the {} engine is not in this build of padkit: build it with `--features \
-             padkit-cli/candle` (candle-onnx's build needs `protoc`)",
+             padkit-cli/{feature}`{why}",
             self.name()
         )
     }
@@ -103,12 +130,16 @@ pub fn run(
         Engine::Tract if uses_interior(model) => Ok(Outcome::Unsupported(
             "padkit-tract does not run interior padding (padkit's domain)".into(),
         )),
+        #[cfg(feature = "burn")]
         Engine::Burn => evaluate(model, inputs, name, &|call| {
             self::burn::pad(call, max_output_bytes)
         }),
+        #[cfg(feature = "burn")]
         Engine::StockBurn => evaluate(model, inputs, name, &|call| {
             self::stock_burn::pad(call, max_output_bytes)
         }),
+        #[cfg(not(feature = "burn"))]
+        Engine::Burn | Engine::StockBurn => Err(engine.not_built()),
         Engine::Tract => tract::run(tract::padkit_framework(), model, inputs, max_output_bytes),
         Engine::StockTract => tract::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
         Engine::LoweredTract => {
