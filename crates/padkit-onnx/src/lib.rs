@@ -40,3 +40,8 @@ pub mod pad_node;
 pub mod pb;
 pub mod proto;
 pub mod wire;
+
+/// The crate's README, whose snippets run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -10,7 +10,7 @@ use crate::pb::attribute_proto::AttributeType;
 use crate::pb::{AttributeProto, ModelProto, NodeProto};
 
 /// A Pad node as its version defines it, before any operand's value is known.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PadNode {
     /// The node's name, for error messages.
     pub node: String,

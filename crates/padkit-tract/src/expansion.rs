@@ -1,51 +1,33 @@
 //! The hir-level Pad: inference rules, and wiring into the typed [`PadkitPad`].
 
-use padkit::PadMode;
 use padkit::onnx::Operand as OnnxOperand;
+use padkit_onnx::pad_node::PadNode;
 use tract_hir::internal::*;
 
 use crate::op::{Operand, PadkitPad};
 use crate::shape::symbolic_output_shape;
 use crate::types::{check_operand_type, onnx_type};
 
-/// ONNX Pad as tract's inference model sees it: where each operand comes from.
+/// ONNX Pad as tract's inference model sees it: the node as padkit-onnx reads it
+/// ([`PadNode`]: where each operand comes from), its fields read through this one.
 ///
 /// `attr_*` are set for opsets below 11; `*_input` are tract input indices (empty ONNX
-/// inputs dropped) of the optional inputs for 11+.
+/// inputs dropped) of the optional inputs for 11+. Interior padding is refused by the
+/// loader: the tract op does not run it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct OnnxPad {
-    /// The node's name, for error messages.
-    pub node: String,
-    /// The opset whose element types the node takes: the model's opset of the default
-    /// domain, or the newest Pad's for padkit's own domain.
-    pub opset: i64,
-    /// The padding mode.
-    pub mode: PadMode,
-    /// Interior padding (the `interior` attribute of padkit's own domain), which the
-    /// loader refuses: the tract op does not run it.
-    pub interior: Option<Vec<i64>>,
-    /// Pads from the `pads`/`paddings` attribute (opsets 1–10).
-    pub attr_pads: Option<Vec<i64>>,
-    /// Bits of the f32 `value` attribute (opsets 1–10).
-    pub attr_value: Option<u32>,
-    /// Input index of `constant_value`.
-    pub value_input: Option<usize>,
-    /// Input index of `axes`.
-    pub axes_input: Option<usize>,
+pub struct OnnxPad(pub PadNode);
+
+impl From<PadNode> for OnnxPad {
+    fn from(pad: PadNode) -> Self {
+        OnnxPad(pad)
+    }
 }
 
-impl From<padkit_onnx::pad_node::PadNode> for OnnxPad {
-    fn from(pad: padkit_onnx::pad_node::PadNode) -> Self {
-        OnnxPad {
-            node: pad.node,
-            opset: pad.opset,
-            mode: pad.mode,
-            interior: pad.interior,
-            attr_pads: pad.attr_pads,
-            attr_value: pad.attr_value,
-            value_input: pad.value_input,
-            axes_input: pad.axes_input,
-        }
+impl std::ops::Deref for OnnxPad {
+    type Target = PadNode;
+
+    fn deref(&self) -> &PadNode {
+        &self.0
     }
 }
 

@@ -115,7 +115,7 @@ pub fn register_if(register: &mut OnnxOpRegister) {
 pub struct ReadmeDoctests;
 
 /// `model`, a message of padkit-onnx's schema (the one padkit's tools and padkit-lower
-/// write), as tract-onnx's own message, for [`tract_onnx::Onnx::model_for_proto_model`]:
+/// write), as tract-onnx's own message, for `model_for_proto_model`:
 /// the two share onnx's wire format, so the model is encoded once and decoded into
 /// tract's types (fields tract's schema lacks are dropped, as tract drops them when it
 /// reads a file).
