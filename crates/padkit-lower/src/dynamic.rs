@@ -101,18 +101,22 @@ pub(crate) fn lower(
     }
     let rank = p.shape.len();
     let walk_limit = walk.options.max_output_bytes;
+    // one interior value per entry of the axes, zeros included (where the axes come at run
+    // time, the graph checks their count)
+    if let (Some(r), Axes::Known(axes)) = (&p.interior, &p.axes)
+        && axes.len() != r.len()
+    {
+        let e = padkit::PadError::InteriorLength {
+            got: r.len(),
+            expected: axes.len(),
+        };
+        return Err(LowerError::pad(node, e));
+    }
     let interior = p.interior.clone().filter(|r| r.iter().any(|&r| r != 0));
     if let Some(r) = &interior {
         // interior padding per entry of the axes (named by their index where the axes come
-        // at run time, whose count the graph checks)
+        // at run time)
         let named: Vec<usize> = match &p.axes {
-            Axes::Known(axes) if axes.len() != r.len() => {
-                let e = padkit::PadError::InteriorLength {
-                    got: r.len(),
-                    expected: axes.len(),
-                };
-                return Err(LowerError::pad(node, e));
-            }
             Axes::Known(axes) => axes.clone(),
             Axes::RunTime(_) => (0..r.len()).collect(),
         };
@@ -198,15 +202,15 @@ pub(crate) fn lower(
             let start = ints(&mut e, 0);
             let begins = e.op("Slice", &[pads, &start, &m]);
             let ends = e.op("Slice", &[pads, &m, &twice]);
-            // interior padding, one value per entry of the axes
-            let interiors = interior.as_ref().map(|r| {
-                let values =
-                    e.constant(&Tensor::from_slice(&[r.len()], r).expect("int64 interior"));
+            // interior padding, one value per entry of the axes (zeros too)
+            if let Some(r) = &p.interior {
                 let given = ints(&mut e, r.len() as i64);
                 let right = e.op("Equal", &[&m, &given]);
                 whole.push(count(&mut e, &right, false));
-                values
-            });
+            }
+            let interiors = interior
+                .as_ref()
+                .map(|r| e.constant(&Tensor::from_slice(&[r.len()], r).expect("int64 interior")));
             // (the lowest int64 heads each list of picked pads, so that none is empty)
             let lowest = ints(&mut e, i64::MIN);
             for axis in 0..rank {

@@ -1,4 +1,6 @@
-//! The core fuzz target's body: arbitrary bytes as a [`Case`], checked on every run path.
+//! The bodies of the core fuzz target and (feature `lower`) the `lower_verdict` target:
+//! arbitrary bytes as a [`Case`], checked on every run path of the core, or lowered by
+//! padkit-lower and run by stock tract-onnx.
 //!
 //! `fuzz/fuzz_targets/core.rs` calls [`core()`] under `cargo fuzz`; padkit's corpus test
 //! replays the committed corpus through it on the stable toolchain.
@@ -111,6 +113,28 @@ pub fn core(data: &[u8]) {
     let width = input.width();
     let case = input.case();
     if let Err(failure) = check_core(&case, width, LIMIT) {
+        panic!("{failure}");
+    }
+}
+
+/// Decodes `data` as a case (its first extent known only at run time or not, its pads and
+/// axes fed at run time or constants), lowers it and runs it on stock tract-onnx; panics
+/// where the lowered model's verdict differs from the reference's
+/// ([`crate::lowered::check`]).
+///
+/// ```
+/// padkit_testkit::fuzz::lower_verdict(&[1, 0, 2, 3, 4, 5, 6, 7, 8, 9]);
+/// ```
+#[cfg(feature = "lower")]
+pub fn lower_verdict(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let (Ok(symbolic), Ok(fed)) = (bool::arbitrary(&mut u), bool::arbitrary(&mut u)) else {
+        return;
+    };
+    let Ok(input) = Input::arbitrary_take_rest(u) else {
+        return;
+    };
+    if let Err(failure) = crate::lowered::check(&input.case(), symbolic, fed, LIMIT) {
         panic!("{failure}");
     }
 }

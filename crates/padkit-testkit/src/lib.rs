@@ -8,8 +8,12 @@
 //! - [`fuzz`]: the core fuzz target's body, which `cargo fuzz` and the corpus replay test
 //!   both call (the ONNX targets' bodies live beside the engines, in the `padkit` CLI's `fuzz` module).
 //!
-//! It needs only padkit and padkit-conformance, so the core's test build compiles no
-//! framework.
+//! - [`lowered`](mod@lowered) (feature `lower`): a Pad lowered by padkit-lower and run by
+//!   stock tract-onnx against that reference, the property of padkit-lower's random tests
+//!   and of the `lower_verdict` fuzz target.
+//!
+//! Without `lower` it needs only padkit and padkit-conformance, so the core's test build
+//! compiles no framework.
 //!
 //! ```
 //! use padkit::PadMode;
@@ -22,6 +26,8 @@
 pub mod cases;
 pub mod check;
 pub mod fuzz;
+#[cfg(feature = "lower")]
+pub mod lowered;
 
 pub use check::check_core;
 pub use padkit_conformance::reference::{self, Case, ErrClass, class_of};
