@@ -3,10 +3,10 @@
 (`check_model(full_check=True)`, or without the full check where the original fails it)
 wherever the original passes it: the lowered model must pass too. The suite's models leave
 their output's shape undeclared, which the checker requires: it is declared from the
-case's expected output first. One class is known and allowed, by its message: before
-opset 6, an index map in an int64 `Constant` (Constant holds no integers before opset 9,
-and `Cast` names its type by a string before opset 6, which stock tract and candle-onnx do
-not read; docs/lower.md).
+case's expected output first. No class of failure is allowed: before opset 9, whose
+`Constant` holds no integers, padkit-lower casts doubles to integers (opsets 6 to 8) or
+writes its integers as initializers (before opset 6, whose `Cast` names its type by a
+string, which stock tract and candle-onnx do not read; docs/lower.md).
 
     python3 tests/peers/lowered_valid.py SUITE --padkit target/debug/padkit
 """
@@ -31,10 +31,6 @@ def check(model, full):
         return str(e).split("\n")[0]
 
 
-def opset(model):
-    return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 0)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("suite")
@@ -42,7 +38,7 @@ def main():
     args = parser.parse_args()
     cases = sorted(c for c in os.listdir(args.suite)
                    if os.path.exists(os.path.join(args.suite, c, "model.onnx")))
-    lowered_count, allowed, failures = 0, 0, collections.Counter()
+    lowered_count, failures = 0, collections.Counter()
     examples = {}
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases:
@@ -67,16 +63,13 @@ def main():
             why = check(result, full)
             if why is None:
                 continue
-            if opset(result) < 6 and re.search(r"op_type:Constant.*unsupported type tensor\(int64\)", why):
-                allowed += 1
-                continue
             key = re.sub(r"node name: [^)]*", "node name: …", why)
             failures[key] += 1
             examples.setdefault(key, case)
     for key, n in failures.most_common():
         print(f"FAIL {n} × {key} (e.g. {examples[key]})")
-    print(f"{lowered_count} lowered models of valid originals: {lowered_count - allowed - sum(failures.values())} "
-          f"valid, {allowed} with int64 Constants before opset 6 (allowed), {sum(failures.values())} invalid")
+    print(f"{lowered_count} lowered models of valid originals: "
+          f"{lowered_count - sum(failures.values())} valid, {sum(failures.values())} invalid")
     sys.exit(1 if failures else 0)
 
 

@@ -130,7 +130,13 @@ pub(crate) fn lower(
                 .map_err(|e| LowerError::pad(node, e))?;
         }
     }
-    let mut e = Emitter::new(walk.opset, y, &mut walk.names, &mut walk.budget);
+    let mut e = Emitter::new(
+        walk.opset,
+        y,
+        &mut walk.names,
+        &mut walk.budget,
+        &mut walk.initializers,
+    );
     let (zero, one) = (scalar(&mut e, 0), scalar(&mut e, 1));
     let ints = |e: &mut Emitter<'_>, v: i64| {
         e.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use padkit::{DType, Data, PadSpec, Tensor};
 use padkit_onnx::pb::attribute_proto::AttributeType;
-use padkit_onnx::pb::{AttributeProto, NodeProto};
+use padkit_onnx::pb::{AttributeProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 
 /// What constant-mode padding writes: one element known when the model is read, or a
@@ -105,6 +105,7 @@ pub(crate) struct Emitter<'n> {
     base: String,
     names: &'n mut Names,
     budget: &'n mut Budget,
+    initializers: &'n mut Vec<TensorProto>,
     pub(crate) nodes: Vec<NodeProto>,
 }
 
@@ -115,12 +116,14 @@ impl<'n> Emitter<'n> {
         base: &str,
         names: &'n mut Names,
         budget: &'n mut Budget,
+        initializers: &'n mut Vec<TensorProto>,
     ) -> Self {
         Emitter {
             opset,
             base: base.to_string(),
             names,
             budget,
+            initializers,
             nodes: vec![],
         }
     }
@@ -162,35 +165,50 @@ impl<'n> Emitter<'n> {
         self.node("Gather", inputs, vec![int("axis", axis as i64)])
     }
 
-    /// A `Constant` node holding `t`. At opsets 6 to 8, whose `Constant` holds float16,
-    /// float and double only, a tensor of integers (index maps, slice bounds) is held as
-    /// doubles, exact below 2^53, and cast to its type. (Before opset 6 `Cast` names its
-    /// type by a string, which stock tract 0.23.9 and candle-onnx 0.11.1 do not read: the
-    /// integers stay in the `Constant`, which ONNX Runtime and both run.)
+    /// A `Constant` node holding `t`. Before opset 9 `Constant` holds float16, float and
+    /// double only: at opsets 6 to 8 a tensor of integers (index maps, slice bounds) is held
+    /// as doubles, exact below 2^53, and cast to its type; before opset 6, whose `Cast`
+    /// names its type by a string (which stock tract 0.23.9 and candle-onnx 0.11.1 do not
+    /// read), and for the other types before 9, it becomes an initializer of the graph
+    /// instead, which takes every type at every opset.
     pub(crate) fn constant(&mut self, t: &Tensor) -> String {
-        if (6..9).contains(&self.opset)
+        let float = matches!(t.dtype(), DType::Float16 | DType::Float32 | DType::Float64);
+        if self.opset >= 9 || float {
+            return self.constant_node(t);
+        }
+        if self.opset >= 6
             && let Some(doubles) = as_doubles(t)
         {
             let doubles = self.constant_node(&doubles);
             let to = int("to", t.dtype().onnx_code() as i64);
             return self.node("Cast", vec![doubles], vec![to]);
         }
-        self.constant_node(t)
+        let name = self.names.fresh(&self.base);
+        if self.charge(t) {
+            self.initializers.push(tensor_to_proto(t, &name));
+        }
+        name
     }
 
-    /// A `Constant` node holding `t` as it is, its bytes charged to the budget. Once the
-    /// budget is overdrawn no constant is copied into the model any more: the caller
-    /// refuses the Pad ([`Budget::overdrawn`]).
-    fn constant_node(&mut self, t: &Tensor) -> String {
+    /// Charges `t`'s bytes to the budget; false once it is overdrawn, when no constant is
+    /// copied into the model any more: the caller refuses the Pad
+    /// ([`Budget::overdrawn`]).
+    fn charge(&mut self, t: &Tensor) -> bool {
         let bytes = match t.data() {
-            padkit::Data::Strings(s) => s.iter().map(|s| s.len() as u64 + 8).sum(),
-            padkit::Data::Bytes(b) => b.len() as u64,
+            Data::Strings(s) => s.iter().map(|s| s.len() as u64 + 8).sum(),
+            Data::Bytes(b) => b.len() as u64,
         };
         self.budget.spent = self.budget.spent.saturating_add(bytes);
+        !self.budget.overdrawn()
+    }
+
+    /// A `Constant` node holding `t` as it is, its bytes charged to the budget.
+    fn constant_node(&mut self, t: &Tensor) -> String {
+        let held = self.charge(t);
         let value = AttributeProto {
             name: "value".into(),
             r#type: AttributeType::Tensor as i32,
-            t: (!self.budget.overdrawn()).then(|| tensor_to_proto(t, "")),
+            t: held.then(|| tensor_to_proto(t, "")),
             ..Default::default()
         };
         self.node("Constant", vec![], vec![value])

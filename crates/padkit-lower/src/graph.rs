@@ -7,7 +7,7 @@ use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, Tensor};
 use padkit_onnx::graph::describe;
 use padkit_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
-use padkit_onnx::pb::{GraphProto, ModelProto, NodeProto, ValueInfoProto, type_proto};
+use padkit_onnx::pb::{GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto, type_proto};
 use padkit_onnx::proto::{
     dtype_and_shape, sparse_dtype_and_shape, sparse_tensor_from_proto, tensor_from_proto,
 };
@@ -175,6 +175,31 @@ fn collect_names(g: &GraphProto, names: &mut std::collections::HashSet<String>) 
     }
 }
 
+/// A graph input declaring initializer `t`'s type and shape.
+fn input_of(t: &TensorProto) -> ValueInfoProto {
+    use padkit_onnx::pb::tensor_shape_proto::Dimension;
+    let dims = t
+        .dims
+        .iter()
+        .map(|&d| Dimension {
+            value: Some(Dim::DimValue(d)),
+            ..Default::default()
+        })
+        .collect();
+    let tensor = type_proto::Tensor {
+        elem_type: t.data_type,
+        shape: Some(padkit_onnx::pb::TensorShapeProto { dim: dims }),
+    };
+    ValueInfoProto {
+        name: t.name.clone(),
+        r#type: Some(padkit_onnx::pb::TypeProto {
+            value: Some(type_proto::Value::TensorType(tensor)),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
 /// The walk's state over one model.
 pub(crate) struct Walk<'m> {
     pub(crate) model: &'m ModelProto,
@@ -182,6 +207,9 @@ pub(crate) struct Walk<'m> {
     pub(crate) opset: i64,
     pub(crate) names: Names,
     pub(crate) budget: Budget,
+    /// Constants the lowering writes as initializers (before opset 9, those `Constant`
+    /// does not hold), not yet added to the graph being lowered.
+    pub(crate) initializers: Vec<TensorProto>,
 }
 
 impl<'m> Walk<'m> {
@@ -201,6 +229,7 @@ impl<'m> Walk<'m> {
                     .unwrap_or(crate::DEFAULT_MAX_CONSTANT_BYTES),
                 spent: 0,
             },
+            initializers: vec![],
         }
     }
 
@@ -224,6 +253,8 @@ impl<'m> Walk<'m> {
         outer: &Scope<'_>,
     ) -> Result<(), LowerError> {
         let mut scope = Scope::of_graph(outer, g, self.model.ir_version >= 4)?;
+        // the initializers this graph's Pads add (a subgraph's go into the subgraph)
+        let first_initializer = self.initializers.len();
         let mut nodes = Vec::with_capacity(g.node.len());
         for mut node in std::mem::take(&mut g.node) {
             for a in &mut node.attribute {
@@ -263,6 +294,12 @@ impl<'m> Walk<'m> {
             }
         }
         g.node = nodes;
+        let added: Vec<TensorProto> = self.initializers.drain(first_initializer..).collect();
+        if self.model.ir_version < 4 {
+            // before IR version 4 every initializer is also a graph input
+            g.input.extend(added.iter().map(input_of));
+        }
+        g.initializer.extend(added);
         Ok(())
     }
 }

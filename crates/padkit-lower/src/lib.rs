@@ -69,8 +69,8 @@ use padkit_onnx::pb::{ModelProto, NodeProto};
 /// candle-onnx 0.11.1 all evaluate in the forms the lowering writes (`Slice` from opset 10
 /// only: candle-onnx reads its inputs only; `Expand` and `Reshape` only for a fill fed at
 /// run time, `Shape` only for extents known at run time only; `Cast` at opsets 6–8, of
-/// integer constants held as doubles, and around Pads of types `Slice`, `Concat` and `Gather`
-/// do not take, computed in a wider one).
+/// integer constants held as doubles (before opset 6 they are initializers), and around
+/// Pads of types `Slice`, `Concat` and `Gather` do not take, computed in a wider one).
 pub const PORTABLE_OPS: [&str; 10] = [
     "Cast",
     "Concat",

@@ -206,7 +206,13 @@ fn emit_pad(
     };
     let out_shape = padkit::output_shape(&known, spec).map_err(failed)?;
     check_size(&out_shape, dtype, walk.options.max_output_bytes).map_err(failed)?;
-    let mut emit = Emitter::new(walk.opset, y, &mut walk.names, &mut walk.budget);
+    let mut emit = Emitter::new(
+        walk.opset,
+        y,
+        &mut walk.names,
+        &mut walk.budget,
+        &mut walk.initializers,
+    );
     let mut value = x.to_string();
     let mut now = known;
     for (axis, p) in axis_pads.iter().enumerate() {
@@ -427,7 +433,13 @@ fn run_time_extents(
             now[axis] = Some(out);
         }
     }
-    let mut emit = Emitter::new(walk.opset, y, &mut walk.names, &mut walk.budget);
+    let mut emit = Emitter::new(
+        walk.opset,
+        y,
+        &mut walk.names,
+        &mut walk.budget,
+        &mut walk.initializers,
+    );
     let mut value = x.to_string();
     let rank = shape.len();
     for (axis, p) in axis_pads.iter().enumerate() {

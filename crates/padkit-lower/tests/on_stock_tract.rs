@@ -357,33 +357,81 @@ fn held(attrs: &[AttributeProto]) -> i32 {
         .map_or(0, |t| t.data_type)
 }
 
-/// At opsets 6 to 8, whose `Constant` holds float16, float and double only, integer
-/// constants (index maps) are doubles cast to their type, within the op versions' type
-/// constraints, and the model still computes padkit's answer.
+/// Before opset 9, whose `Constant` holds float16, float and double only, integer
+/// constants (index maps, slice bounds) are doubles cast to their type at opsets 6 to 8,
+/// and initializers before 6 (whose `Cast` names its type by a string): within the op
+/// versions' type constraints, and the model still computes padkit's answer.
 #[test]
-fn constants_before_opset_9_hold_floats() {
+fn constants_before_opset_9_hold_floats_or_are_initializers() {
     let x = Tensor::from_slice(&[2, 4], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]).unwrap();
     let pads = vec![0, 2, 0, -1];
-    for opset in [6, 7, 8] {
+    for opset in [1, 2, 6, 7, 8] {
         let model = PadModel::new(opset, "reflect", x.clone(), pads.clone(), Feed::Attribute);
-        let lowered = padkit_lower::lower(&model.proto()).unwrap();
+        let original = model.proto();
+        let lowered = padkit_lower::lower(&original).unwrap();
         let nodes = &lowered.graph.as_ref().unwrap().node;
+        // before opset 6 (whose Cast names its type by a string) the integers are
+        // initializers; from 6 to 8, doubles cast to int64
+        let initializers = |m: &ModelProto| m.graph.as_ref().unwrap().initializer.len();
+        assert_eq!(
+            initializers(&lowered) > initializers(&original),
+            opset < 6,
+            "opset {opset}"
+        );
+        if opset < 6 {
+            // below IR version 4 each initializer is a graph input too, typed and shaped
+            let mut old_ir = original.clone();
+            old_ir.ir_version = 3;
+            let g = old_ir.graph.as_mut().unwrap();
+            for t in g.initializer.clone() {
+                g.input.push(ValueInfoProto {
+                    name: t.name,
+                    r#type: lowered_input_type(&[2], 7),
+                    ..Default::default()
+                });
+            }
+            let lowered_old = padkit_lower::lower(&old_ir).unwrap();
+            let g = lowered_old.graph.unwrap();
+            for t in &g.initializer {
+                let input = g.input.iter().find(|i| i.name == t.name).expect("declared");
+                assert_eq!(input.r#type, lowered_input_type(&t.dims, t.data_type));
+            }
+        }
         let constants: Vec<i32> = nodes
             .iter()
             .filter(|n| n.op_type == "Constant")
             .map(|n| held(&n.attribute))
             .collect();
         // float16, float, double
-        assert!(!constants.is_empty());
         assert!(
             constants.iter().all(|t| [1, 10, 11].contains(t)),
             "opset {opset}: {constants:?}"
         );
-        assert!(nodes.iter().any(|n| n.op_type == "Cast"));
+        assert_eq!(nodes.iter().any(|n| n.op_type == "Cast"), opset >= 6);
         let x_in = tvec![padkit_tract::to_tract(&x).unwrap().into_tvalue()];
         let got = on_stock_tract(&lowered, x_in);
         let spec = PadSpec::new(pads.clone()).with_mode(PadMode::Reflect);
         let want = padkit::pad_tensor(&x, &spec, None).unwrap();
         assert_eq!(got, want, "opset {opset}");
     }
+}
+
+/// A tensor type of element type `elem` and extents `dims`.
+fn lowered_input_type(dims: &[i64], elem: i32) -> Option<padkit_onnx::pb::TypeProto> {
+    use padkit_onnx::pb::tensor_shape_proto::{Dimension, dimension::Value};
+    use padkit_onnx::pb::{TensorShapeProto, TypeProto, type_proto};
+    let dim = dims
+        .iter()
+        .map(|&d| Dimension {
+            value: Some(Value::DimValue(d)),
+            ..Default::default()
+        })
+        .collect();
+    Some(TypeProto {
+        value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+            elem_type: elem,
+            shape: Some(TensorShapeProto { dim }),
+        })),
+        ..Default::default()
+    })
 }
