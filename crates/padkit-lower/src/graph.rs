@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use padkit::onnx::{Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, Tensor};
-use padkit_onnx::graph::describe;
+use padkit_onnx::graph::{describe, dims, value_info};
 use padkit_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
 use padkit_onnx::pb::{GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto, type_proto};
 use padkit_onnx::proto::{
@@ -175,31 +175,6 @@ fn collect_names(g: &GraphProto, names: &mut std::collections::HashSet<String>) 
     }
 }
 
-/// A graph input declaring initializer `t`'s type and shape.
-fn input_of(t: &TensorProto) -> ValueInfoProto {
-    use padkit_onnx::pb::tensor_shape_proto::Dimension;
-    let dims = t
-        .dims
-        .iter()
-        .map(|&d| Dimension {
-            value: Some(Dim::DimValue(d)),
-            ..Default::default()
-        })
-        .collect();
-    let tensor = type_proto::Tensor {
-        elem_type: t.data_type,
-        shape: Some(padkit_onnx::pb::TensorShapeProto { dim: dims }),
-    };
-    ValueInfoProto {
-        name: t.name.clone(),
-        r#type: Some(padkit_onnx::pb::TypeProto {
-            value: Some(type_proto::Value::TensorType(tensor)),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
-}
-
 /// The walk's state over one model.
 pub(crate) struct Walk<'m> {
     pub(crate) model: &'m ModelProto,
@@ -297,7 +272,11 @@ impl<'m> Walk<'m> {
         let added: Vec<TensorProto> = self.initializers.drain(first_initializer..).collect();
         if self.model.ir_version < 4 {
             // before IR version 4 every initializer is also a graph input
-            g.input.extend(added.iter().map(input_of));
+            g.input.extend(
+                added
+                    .iter()
+                    .map(|t| value_info(&t.name, t.data_type, Some(dims(&t.dims)))),
+            );
         }
         g.initializer.extend(added);
         Ok(())

@@ -54,12 +54,12 @@ mod widen;
 
 pub use dynamic::RUN_TIME_OPS;
 pub use emit::MAX_BLOCK_BYTES;
+pub use pad::MAX_MAP_LEN;
 
 /// The budget of constant bytes a lowering writes into a model unless
 /// [`Options::max_constant_bytes`] says otherwise: 1 GiB, half of the 2 GiB that protobuf
 /// allows a model held in one file.
 pub const DEFAULT_MAX_CONSTANT_BYTES: u64 = 1 << 30;
-pub use pad::MAX_MAP_LEN;
 
 use padkit::PadError;
 use padkit_onnx::pad_node::PadNodeError;

@@ -7,6 +7,8 @@
 use padkit::{PadMode, PadSpec, Tensor};
 use padkit_onnx::model::{Feed, PadModel};
 use padkit_onnx::pb::attribute_proto::AttributeType;
+use padkit_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
+use padkit_onnx::pb::type_proto::Value;
 use padkit_onnx::pb::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, SparseTensorProto,
     TensorProto, ValueInfoProto,
@@ -16,7 +18,7 @@ use tract_onnx::prelude::*;
 
 /// A tensor value of ONNX type `elem_type`; a negative extent is the symbol `N`.
 fn value(name: &str, elem_type: i32, extents: &[i64]) -> ValueInfoProto {
-    padkit_onnx::model::value_info(name, elem_type, Some(padkit_onnx::model::dims(extents)))
+    padkit_onnx::graph::value_info(name, elem_type, Some(padkit_onnx::graph::dims(extents)))
 }
 
 /// `model` run by stock tract-onnx on `inputs`: its first output.
@@ -379,22 +381,31 @@ fn constants_before_opset_9_hold_floats_or_are_initializers() {
             "opset {opset}"
         );
         if opset < 6 {
-            // below IR version 4 each initializer is a graph input too, typed and shaped
+            // below IR version 4 each initializer is a graph input too, of its type and
+            // extents
             let mut old_ir = original.clone();
             old_ir.ir_version = 3;
-            let g = old_ir.graph.as_mut().unwrap();
-            for t in g.initializer.clone() {
-                g.input.push(ValueInfoProto {
-                    name: t.name,
-                    r#type: lowered_input_type(&[2], 7),
-                    ..Default::default()
-                });
-            }
             let lowered_old = padkit_lower::lower(&old_ir).unwrap();
             let g = lowered_old.graph.unwrap();
+            assert!(!g.initializer.is_empty());
             for t in &g.initializer {
                 let input = g.input.iter().find(|i| i.name == t.name).expect("declared");
-                assert_eq!(input.r#type, lowered_input_type(&t.dims, t.data_type));
+                let Some(Value::TensorType(tt)) = input.r#type.as_ref().unwrap().value.as_ref()
+                else {
+                    panic!("{} is not declared a tensor", t.name);
+                };
+                let extents: Vec<i64> = tt
+                    .shape
+                    .as_ref()
+                    .unwrap()
+                    .dim
+                    .iter()
+                    .map(|d| match d.value {
+                        Some(Dim::DimValue(v)) => v,
+                        _ => panic!("{}: an extent that is not a number", t.name),
+                    })
+                    .collect();
+                assert_eq!((tt.elem_type, extents), (t.data_type, t.dims.clone()));
             }
         }
         let constants: Vec<i32> = nodes
@@ -414,24 +425,4 @@ fn constants_before_opset_9_hold_floats_or_are_initializers() {
         let want = padkit::pad_tensor(&x, &spec, None).unwrap();
         assert_eq!(got, want, "opset {opset}");
     }
-}
-
-/// A tensor type of element type `elem` and extents `dims`.
-fn lowered_input_type(dims: &[i64], elem: i32) -> Option<padkit_onnx::pb::TypeProto> {
-    use padkit_onnx::pb::tensor_shape_proto::{Dimension, dimension::Value};
-    use padkit_onnx::pb::{TensorShapeProto, TypeProto, type_proto};
-    let dim = dims
-        .iter()
-        .map(|&d| Dimension {
-            value: Some(Value::DimValue(d)),
-            ..Default::default()
-        })
-        .collect();
-    Some(TypeProto {
-        value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-            elem_type: elem,
-            shape: Some(TensorShapeProto { dim }),
-        })),
-        ..Default::default()
-    })
 }

@@ -5,7 +5,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::pb::{GraphProto, ModelProto, NodeProto};
+use crate::pb::tensor_shape_proto::{Dimension, dimension};
+use crate::pb::{
+    GraphProto, ModelProto, NodeProto, TensorShapeProto, TypeProto, ValueInfoProto, type_proto,
+};
 use anyhow::{Context, Result, bail, ensure};
 use padkit::{DType, Tensor};
 
@@ -296,5 +299,49 @@ pub fn ir_version(opset: i64) -> i64 {
         23 => 11,
         24 => 12,
         _ => 13,
+    }
+}
+
+/// Declared extents: each number as itself, a negative one as the symbol `N` (an extent
+/// known only at run time).
+///
+/// ```
+/// let d = padkit_onnx::graph::dims(&[-1, 5]);
+/// assert_eq!(d.len(), 2);
+/// ```
+#[must_use]
+pub fn dims(extents: &[i64]) -> Vec<Dimension> {
+    extents
+        .iter()
+        .map(|&d| Dimension {
+            value: Some(match d {
+                d if d < 0 => dimension::Value::DimParam("N".into()),
+                d => dimension::Value::DimValue(d),
+            }),
+            ..Default::default()
+        })
+        .collect()
+}
+
+/// A graph value `name` declared as a tensor of ONNX type `elem_type` and, when given, of
+/// the extents `dims` ([`dims`]).
+///
+/// ```
+/// use padkit_onnx::graph::{dims, value_info};
+/// let x = value_info("x", 1, Some(dims(&[-1, 5])));
+/// assert_eq!(x.name, "x");
+/// ```
+#[must_use]
+pub fn value_info(name: &str, elem_type: i32, dims: Option<Vec<Dimension>>) -> ValueInfoProto {
+    ValueInfoProto {
+        name: name.into(),
+        r#type: Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type,
+                shape: dims.map(|dim| TensorShapeProto { dim }),
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
     }
 }

@@ -1,16 +1,13 @@
 //! ONNX Pad models built in code: the conformance suite's cases, the bench's models, and
 //! the test models of padkit-tract and the CLI.
 
-use crate::pb::{
-    AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto,
-    TypeProto, ValueInfoProto, tensor_shape_proto::Dimension, tensor_shape_proto::dimension,
-    type_proto,
-};
+use crate::pb::tensor_shape_proto::{Dimension, dimension};
+use crate::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use padkit::Tensor;
 use padkit::onnx::{Source, node_signature};
 use padkit_conformance::Case;
 
-use crate::graph::ir_version;
+use crate::graph::{ir_version, value_info};
 use crate::proto::tensor_to_proto;
 
 pub use padkit_conformance::Feed;
@@ -276,48 +273,6 @@ impl PadModel {
     }
 }
 
-/// Declared extents: each number as itself, a negative one as the symbol `N` (an extent
-/// known only at run time).
-///
-/// ```
-/// let d = padkit_onnx::model::dims(&[-1, 5]);
-/// assert_eq!(d.len(), 2);
-/// ```
-pub fn dims(extents: &[i64]) -> Vec<Dimension> {
-    extents
-        .iter()
-        .map(|&d| Dimension {
-            value: Some(match d {
-                d if d < 0 => dimension::Value::DimParam("N".into()),
-                d => dimension::Value::DimValue(d),
-            }),
-            ..Default::default()
-        })
-        .collect()
-}
-
 fn ints(v: &[i64]) -> Tensor {
     Tensor::from_slice(&[v.len()], v).unwrap_or_else(|_| Tensor::scalar(0i64))
-}
-
-/// A graph value `name` declared as a tensor of ONNX type `elem_type` and, when given, of
-/// the extents `dims` ([`dims`]).
-///
-/// ```
-/// use padkit_onnx::model::{dims, value_info};
-/// let x = value_info("x", 1, Some(dims(&[-1, 5])));
-/// assert_eq!(x.name, "x");
-/// ```
-pub fn value_info(name: &str, elem_type: i32, dims: Option<Vec<Dimension>>) -> ValueInfoProto {
-    ValueInfoProto {
-        name: name.into(),
-        r#type: Some(TypeProto {
-            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type,
-                shape: dims.map(|dim| TensorShapeProto { dim }),
-            })),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
 }

@@ -11,7 +11,7 @@ use padkit_testkit::Case;
 use tract_onnx::prelude::*;
 
 fn value_info(name: &str, elem_type: i32, dims: &[i64]) -> ValueInfoProto {
-    padkit_onnx::model::value_info(name, elem_type, Some(padkit_onnx::model::dims(dims)))
+    padkit_onnx::graph::value_info(name, elem_type, Some(padkit_onnx::graph::dims(dims)))
 }
 
 /// A graph of one Pad node reading `x` (from the graph or the scope around it).
