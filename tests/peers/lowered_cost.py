@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""What `padkit lower` costs in ONNX Runtime: each workload's Pad model timed in ORT as it is
-(ORT's own Pad) and lowered (its Pad as standard ops), in one run, with the lowered model's
-size beside the original's.
+"""What `padkit lower` costs in ONNX Runtime: each workload timed in ORT as it is (ORT's own
+Pad), lowered for any runtime (`padkit lower`, its Pads as standard ops) and lowered for ORT
+(`padkit lower --target onnxruntime`, the Pads ORT runs right kept), in one run.
 
-    python3 tests/peers/lowered_cost.py --padkit target/release/padkit [--runs 21]
+    python3 tests/peers/lowered_cost.py --padkit target/debug/padkit [--runs 51]
 
-Workloads: an image batch [1, 64, 128, 128] padded by 2 on each side of H and W in each
-ONNX mode (wrap at opset 19, the others at 18), and a 1-D audio signal [1, 480000] padded
-by 512 on each side in reflect mode. Each time is the median of `--runs` runs of
-`session.run` after two warm-up runs, on one thread (intra_op_num_threads = 1), so that the
-ratio compares the work, not the thread pools. Prints a Markdown table.
+Workloads: an image batch [1, 64, 128, 128] padded by 1 and by 4 on each side of H and W in
+each ONNX mode (wrap at opset 19, the others at 18) and in padkit's symmetric mode (its own
+domain, which ORT does not run: the reference there is ORT's reflect Pad of the same
+shape), an audio signal [1, 1, 16000] reflect- and symmetric-padded by 256 on each side,
+and the style-transfer net of tests/data/models (reflect Pads of 4 and 1 before its
+convolutions). Each time is the median of `--runs` runs of `session.run` after two warm-up
+runs, the three models of a row run in turn, on one thread (intra_op_num_threads = 1), so
+that the ratios compare the work, not the thread pools. Every output is checked: equal to ORT's Pad (numpy's symmetric pad for
+padkit's mode, ORT's outputs of the original for the net). "same graph" says whether the
+model lowered for ORT is the original graph, node for node. Prints a Markdown table.
 """
 
 import argparse
@@ -24,62 +29,132 @@ import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
-WORKLOADS = [
-    # name, shape, pads (ONNX order: begins then ends), mode, opset
-    ("image constant", [1, 64, 128, 128], [0, 0, 2, 2, 0, 0, 2, 2], "constant", 18),
-    ("image reflect", [1, 64, 128, 128], [0, 0, 2, 2, 0, 0, 2, 2], "reflect", 18),
-    ("image edge", [1, 64, 128, 128], [0, 0, 2, 2, 0, 0, 2, 2], "edge", 18),
-    ("image wrap", [1, 64, 128, 128], [0, 0, 2, 2, 0, 0, 2, 2], "wrap", 19),
-    ("audio reflect", [1, 480000], [0, 512, 0, 512], "reflect", 18),
-]
+NET = os.path.join(os.path.dirname(__file__), "../data/models/generated/style_transfer")
+
+
+def image(p):
+    return [0, 0, p, p, 0, 0, p, p]
+
+
+def workloads():
+    """(name, shape, pads, mode, opset) of each Pad workload."""
+    out = []
+    for p in (1, 4):
+        for mode in ("constant", "reflect", "edge", "wrap", "symmetric"):
+            opset = 19 if mode == "wrap" else 18
+            out.append((f"image {mode}, {p}", [1, 64, 128, 128], image(p), mode, opset))
+    for mode in ("reflect", "symmetric"):
+        out.append((f"audio {mode}, 256", [1, 1, 16000], [0, 0, 256, 0, 0, 256], mode, 18))
+    return out
 
 
 def pad_model(shape, pads, mode, opset):
+    """ONNX's Pad, or padkit's own (`ai.padkit`) for symmetric mode."""
+    padkit = mode == "symmetric"
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     init = numpy_helper.from_array(np.array(pads, dtype=np.int64), "pads")
-    node = helper.make_node("Pad", ["x", "pads"], ["y"], mode=mode, name="pad")
+    domain = {"domain": "ai.padkit"} if padkit else {}
+    node = helper.make_node("Pad", ["x", "pads"], ["y"], mode=mode, name="pad", **domain)
     graph = helper.make_graph([node], "pad", [x], [y], [init])
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    opsets = [helper.make_opsetid("", opset)]
+    opsets += [helper.make_opsetid("ai.padkit", 1)] if padkit else []
+    return helper.make_model(graph, opset_imports=opsets)
 
 
-def median_ms(path, x, runs):
+def session(path):
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    for _ in range(2):
-        out = session.run(None, {"x": x})[0]
-    times = []
+    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+
+
+def medians_ms(paths, feeds, runs):
+    """Each model's median time and outputs, its runs interleaved with the others' (one run
+    of each in turn), so that a drift of the machine reaches them all alike."""
+    sessions = [session(p) for p in paths]
+    outs = []
+    for s in sessions:
+        for _ in range(2):
+            out = s.run(None, feeds)
+        outs.append(out)
+    times = [[] for _ in sessions]
     for _ in range(runs):
-        start = time.perf_counter()
-        session.run(None, {"x": x})
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3, out
+        for s, t in zip(sessions, times):
+            start = time.perf_counter()
+            s.run(None, feeds)
+            t.append(time.perf_counter() - start)
+    return [statistics.median(t) * 1e3 for t in times], outs
+
+
+def lower(padkit, original, out, target):
+    subprocess.run([padkit, "lower", "--target", target, original, out], check=True)
+    return out
+
+
+def same_graph(a, b):
+    return onnx.load(a).graph.SerializeToString() == onnx.load(b).graph.SerializeToString()
+
+
+def row(name, ref_ms, p_ms, t_ms, same):
+    return (
+        f"| {name} | {ref_ms:.2f} ms | {p_ms:.2f} ms | ×{p_ms / ref_ms:.2f} "
+        f"| {t_ms:.2f} ms | ×{t_ms / ref_ms:.2f} | {'yes' if same else 'no'} |"
+    )
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--padkit", required=True, help="the padkit binary")
-    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--runs", type=int, default=51)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     print(f"onnxruntime {ort.__version__}, one thread, median of {args.runs} runs\n")
-    print("| workload | ORT's Pad | lowered | lowered / Pad | model bytes: original → lowered |")
-    print("|---|---|---|---|---|")
+    print(
+        "| workload | ORT's Pad | lowered | lowered / Pad | lowered for ORT "
+        "| for ORT / Pad | same graph |"
+    )
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, shape, pads, mode, opset in WORKLOADS:
-            original = os.path.join(tmp, "original.onnx")
-            lowered = os.path.join(tmp, "lowered.onnx")
-            onnx.save(pad_model(shape, pads, mode, opset), original)
-            subprocess.run([args.padkit, "lower", original, lowered], check=True)
+        path = lambda name: os.path.join(tmp, name)  # noqa: E731
+        for name, shape, pads, mode, opset in workloads():
             x = rng.standard_normal(shape, dtype=np.float32)
-            native, want = median_ms(original, x, args.runs)
-            low, got = median_ms(lowered, x, args.runs)
-            if not np.array_equal(got, want):
-                raise SystemExit(f"{name}: the lowered model's output differs from ORT's Pad")
-            sizes = f"{os.path.getsize(original)} → {os.path.getsize(lowered)}"
-            print(f"| {name} | {native:.2f} ms | {low:.2f} ms | {low / native:.2f} | {sizes} |")
+            feeds = {"x": x}
+            onnx.save(pad_model(shape, pads, mode, opset), path("original.onnx"))
+            portable = lower(args.padkit, path("original.onnx"), path("p.onnx"), "portable")
+            targeted = lower(args.padkit, path("original.onnx"), path("t.onnx"), "onnxruntime")
+            if mode == "symmetric":
+                # ORT has no symmetric Pad: its reflect Pad of the same shape is the reference
+                onnx.save(pad_model(shape, pads, "reflect", opset), path("reference.onnx"))
+                reference = path("reference.onnx")
+                rank = len(shape)
+                want = np.pad(x, list(zip(pads[:rank], pads[rank:])), mode="symmetric")
+            else:
+                reference = path("original.onnx")
+            (ref, p_ms, t_ms), outs = medians_ms([reference, portable, targeted], feeds, args.runs)
+            if mode != "symmetric":
+                want = outs[0][0]
+            for what, (got,) in (("lowered", outs[1]), ("lowered for ORT", outs[2])):
+                if not np.array_equal(got, want):
+                    raise SystemExit(f"{name}: the {what} model's output is not the Pad's")
+            same = same_graph(path("original.onnx"), targeted)
+            print(row(name, ref, p_ms, t_ms, same))
+        # a real model: ORT's Pads kept or lowered, the rest of the net as it is
+        net = os.path.join(NET, "model.onnx")
+        model = onnx.load(net)
+        feeds = {}
+        for i, vi in enumerate(model.graph.input):
+            t = onnx.TensorProto()
+            with open(os.path.join(NET, "test_data_set_0", f"input_{i}.pb"), "rb") as f:
+                t.ParseFromString(f.read())
+            feeds[vi.name] = numpy_helper.to_array(t)
+        portable = lower(args.padkit, net, path("p.onnx"), "portable")
+        targeted = lower(args.padkit, net, path("t.onnx"), "onnxruntime")
+        (ref, p_ms, t_ms), (want, p_out, t_out) = medians_ms([net, portable, targeted], feeds, args.runs)
+        for what, got in (("lowered", p_out), ("lowered for ORT", t_out)):
+            if not all(np.array_equal(g, w) for g, w in zip(got, want)):
+                raise SystemExit(f"style-transfer net: the {what} model's outputs differ")
+        print(row("style-transfer net (reflect Pads of 4 and 1)", ref, p_ms, t_ms, same_graph(net, targeted)))
 
 
 if __name__ == "__main__":

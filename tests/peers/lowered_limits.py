@@ -3,9 +3,12 @@
 limits, lowered by `padkit lower` and run by ONNX Runtime, against padkit's core on the
 original model (`padkit run --engine core`): both must fail, or both answer the same
 tensor. Data of rank 0 to 3 (extents 0 to 3), every mode, padkit's interior padding now
-and then, the axes absent, empty or a subset; seeded, so a failure reproduces.
+and then, the axes absent, empty or a subset; seeded, so a failure reproduces. With
+`--target T`, the pads and axes are initializers instead (known when the model is read, so
+that the target's rule decides which Pads to keep) and the model is lowered with
+`padkit lower --target T`.
 
-    python3 tests/peers/lowered_limits.py --padkit target/debug/padkit [--cases 300]
+    python3 tests/peers/lowered_limits.py --padkit target/debug/padkit [--cases 300] [--target onnxruntime]
 """
 
 import argparse
@@ -47,26 +50,27 @@ def case(rng):
     return data, pads, axes, mode, interior
 
 
-def model(data, pads, axes, mode, interior):
+def model(data, pads, axes, mode, interior, known):
     """The case as a model: ONNX's Pad at opset 25, or padkit's own for symmetric mode and
-    interior padding; data, pads and axes graph inputs, the fill 7 a constant."""
+    interior padding; data a graph input, pads and axes graph inputs too or, where `known`,
+    initializers; the fill 7 a constant."""
     padkit = mode == "symmetric" or interior is not None
-    inputs = [
-        helper.make_tensor_value_info("x", TensorProto.FLOAT, list(data.shape)),
-        helper.make_tensor_value_info("pads", TensorProto.INT64, [len(pads)]),
-    ]
-    names = ["x", "pads", "value"]
-    if axes is not None:
-        inputs.append(helper.make_tensor_value_info("axes", TensorProto.INT64, [len(axes)]))
-        names.append("axes")
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(data.shape))]
+    operands = [("pads", pads)] + ([("axes", axes)] if axes is not None else [])
+    initializers = [helper.make_tensor("value", TensorProto.FLOAT, [], [7.0])]
+    for name, ints in operands:
+        if known:
+            initializers.append(helper.make_tensor(name, TensorProto.INT64, [len(ints)], ints))
+        else:
+            inputs.append(helper.make_tensor_value_info(name, TensorProto.INT64, [len(ints)]))
+    names = ["x", "pads", "value"] + (["axes"] if axes is not None else [])
     attrs = {"mode": mode}
     if interior is not None:
         attrs["interior"] = interior
     pad = helper.make_node("Pad", names, ["y"], domain="ai.padkit" if padkit else "", **attrs)
-    value = helper.make_tensor("value", TensorProto.FLOAT, [], [7.0])
     graph = helper.make_graph([pad], "limits", inputs,
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                              initializer=[value])
+                              initializer=initializers)
     opsets = [helper.make_opsetid("", 25)] + ([helper.make_opsetid("ai.padkit", 1)] if padkit else [])
     return helper.make_model(graph, opset_imports=opsets, ir_version=13)
 
@@ -100,24 +104,30 @@ def main():
     parser.add_argument("--padkit", required=True, help="the padkit binary")
     parser.add_argument("--cases", type=int, default=300)
     parser.add_argument("--seed", type=int, default=20261127)
+    parser.add_argument("--target", help="pads known, lowered with `padkit lower --target`")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     options = ort.SessionOptions()
     options.log_severity_level = 4
-    failures, answered = [], 0
+    failures, answered, kept = [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(args.cases):
             data, pads, axes, mode, interior = case(rng)
             path, lowered = os.path.join(tmp, "model.onnx"), os.path.join(tmp, "lowered.onnx")
-            onnx.save(model(data, pads, axes, mode, interior), path)
-            feeds = {"x": data, "pads": np.array(pads, np.int64)}
-            if axes is not None:
-                feeds["axes"] = np.array(axes, np.int64)
+            known = args.target is not None
+            onnx.save(model(data, pads, axes, mode, interior, known), path)
+            feeds = {"x": data}
+            if not known:
+                feeds["pads"] = np.array(pads, np.int64)
+                if axes is not None:
+                    feeds["axes"] = np.array(axes, np.int64)
             want = core(args.padkit, path, feeds, tmp)
+            target = ["--target", args.target] if known else []
             done = subprocess.run([args.padkit, "lower", "--max-output-bytes", str(LIMIT),
-                                   path, lowered], capture_output=True, text=True)
+                                   *target, path, lowered], capture_output=True, text=True)
             got = None
             if done.returncode == 0:
+                kept += any(n.op_type == "Pad" for n in onnx.load(lowered).graph.node)
                 try:
                     got = ort.InferenceSession(lowered, options).run(None, feeds)[0]
                 except Exception:  # the runtime's refusal: the lowered model's error
@@ -138,7 +148,8 @@ def main():
                     failures.append(f"{what}: answers differ ({want.shape} and {got.shape})")
     for f in failures:
         print(f"FAIL {f}")
-    print(f"{args.cases - len(failures)} of {args.cases} Pads at the int64 limits lowered agree "
+    lowering = f"lowered for {args.target} ({kept} kept)" if args.target else "lowered"
+    print(f"{args.cases - len(failures)} of {args.cases} Pads at the int64 limits {lowering} agree "
           f"with padkit's core on ONNX Runtime ({answered} answered, the rest refused by both)")
     sys.exit(1 if failures else 0)
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Grades ONNX Runtime and onnx's reference evaluator on a suite `padkit suite export`
-wrote, and ONNX Runtime on each model lowered by `padkit lower` (its Pads as standard ops),
-and writes the verdicts as padkit's JSON report (padkit_conformance::Report).
+wrote, and ONNX Runtime on each model lowered by `padkit lower` (its Pads as standard ops:
+`onnxruntime-lowered`) and by `padkit lower --target onnxruntime` (the Pads ONNX Runtime
+runs right kept: `onnxruntime-targeted`), and writes the verdicts as padkit's JSON report
+(padkit_conformance::Report).
 
     python3 tests/peers/run.py SUITE_DIR OUT.json --padkit PADKIT \
-        [--engine onnxruntime|onnx-reference|onnxruntime-lowered]
+        [--engine onnxruntime|onnx-reference|onnxruntime-lowered|onnxruntime-targeted]
 
 A model `padkit lower` refuses is the lowered engine's error on the case.
 
@@ -228,17 +230,19 @@ class LowerError(Exception):
     """`padkit lower` refused the model: the lowered engine's error on the case."""
 
 
-def lowered(case_dir):
-    """The case's model lowered by `padkit lower` (the binary at $PADKIT_BIN) into a file
-    of this worker's scratch directory; LowerError with padkit's message where it
-    refuses."""
+def lowered(case_dir, target="portable"):
+    """The case's model lowered by `padkit lower --target TARGET` (the binary at
+    $PADKIT_BIN) into a file of this worker's scratch directory; LowerError with padkit's
+    message where it refuses."""
     import subprocess
     import tempfile
 
     out = os.path.join(tempfile.gettempdir(), f"padkit-peers-lowered-{os.getpid()}.onnx")
     model = os.path.join(case_dir, "model.onnx")
     done = subprocess.run(
-        [os.environ["PADKIT_BIN"], "lower", model, out], capture_output=True, text=True
+        [os.environ["PADKIT_BIN"], "lower", "--target", target, model, out],
+        capture_output=True,
+        text=True,
     )
     if done.returncode != 0:
         raise LowerError(done.stderr.strip())
@@ -247,6 +251,10 @@ def lowered(case_dir):
 
 def run_onnxruntime_lowered(case_dir):
     return run_onnxruntime(case_dir, lowered(case_dir))
+
+
+def run_onnxruntime_targeted(case_dir):
+    return run_onnxruntime(case_dir, lowered(case_dir, "onnxruntime"))
 
 
 def run_reference(case_dir):
@@ -265,6 +273,8 @@ ENGINES = {
     "onnx-reference": run_reference,
     # padkit-lower's rewrite of each model (`padkit lower`), run by onnxruntime
     "onnxruntime-lowered": run_onnxruntime_lowered,
+    # the same, lowered for ONNX Runtime (`padkit lower --target onnxruntime`)
+    "onnxruntime-targeted": run_onnxruntime_targeted,
 }
 
 
@@ -406,12 +416,12 @@ def main():
     parser.add_argument("suite", help="a directory `padkit suite export` wrote")
     parser.add_argument("out", help="the JSON report to write")
     parser.add_argument("--engine", choices=sorted(ENGINES), action="append")
-    parser.add_argument("--padkit", help="the padkit binary, for onnxruntime-lowered")
+    parser.add_argument("--padkit", help="the padkit binary, for the lowered engines")
     args = parser.parse_args()
-    engines = args.engine or ["onnxruntime", "onnx-reference", "onnxruntime-lowered"]
-    if "onnxruntime-lowered" in engines:
+    engines = args.engine or sorted(ENGINES, key=list(ENGINES).index)
+    if any(e.startswith("onnxruntime-") for e in engines):
         if not args.padkit:
-            parser.error("onnxruntime-lowered needs --padkit PATH (the binary that lowers)")
+            parser.error("the lowered engines need --padkit PATH (the binary that lowers)")
         os.environ["PADKIT_BIN"] = os.path.abspath(args.padkit)
     with open(os.path.join(args.suite, "manifest.json")) as f:
         manifest = json.load(f)

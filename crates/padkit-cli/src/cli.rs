@@ -59,6 +59,11 @@ enum Command {
         /// lowering may write into the model, over all its Pads.
         #[arg(long, default_value_t = padkit_lower::DEFAULT_MAX_CONSTANT_BYTES)]
         max_constant_bytes: u64,
+        /// The runtime the lowered model is for: `portable` (any: every Pad lowered),
+        /// `onnxruntime`, `tract` or `candle-onnx` (the Pads that runtime's own Pad runs
+        /// right are kept as they are).
+        #[arg(long, default_value_t = padkit_lower::Target::Portable)]
+        target: padkit_lower::Target,
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
@@ -192,7 +197,7 @@ enum EngineChoice {
 
 impl clap::ValueEnum for EngineChoice {
     fn value_variants<'a>() -> &'a [Self] {
-        const CHOICES: [EngineChoice; 9] = [
+        const CHOICES: [EngineChoice; 11] = [
             EngineChoice::All,
             EngineChoice::One(Engine::Core),
             EngineChoice::One(Engine::Tract),
@@ -200,7 +205,9 @@ impl clap::ValueEnum for EngineChoice {
             EngineChoice::One(Engine::StockTract),
             EngineChoice::One(Engine::StockBurn),
             EngineChoice::One(Engine::LoweredTract),
+            EngineChoice::One(Engine::TargetedTract),
             EngineChoice::One(Engine::Candle),
+            EngineChoice::One(Engine::TargetedCandle),
             EngineChoice::One(Engine::StockCandle),
         ];
         &CHOICES
@@ -312,10 +319,12 @@ pub fn main() -> ExitCode {
             output,
             max_output_bytes,
             max_constant_bytes,
+            target,
         }) => {
             let options = padkit_lower::Options::default()
                 .with_max_output_bytes(limit(max_output_bytes))
-                .with_max_constant_bytes(max_constant_bytes);
+                .with_max_constant_bytes(max_constant_bytes)
+                .with_target(target);
             run::lower(&model, &output, &options).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Run {

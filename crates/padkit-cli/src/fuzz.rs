@@ -4,6 +4,7 @@
 //! panic, an abort or a panic that [`isolated`] had to
 //! catch is a finding.
 
+use padkit_lower::{LowerError, Target};
 use padkit_onnx::pb::ModelProto;
 use padkit_onnx::pb::tensor_shape_proto::dimension::Value;
 use padkit_onnx::pb::type_proto;
@@ -57,8 +58,10 @@ pub fn tract_model(data: &[u8]) {
     });
 }
 
-/// `data` as a model through padkit-lower's rewrite (`padkit lower`), and the lowered
-/// model written in onnx's encoding. Only the lowering is under test: a runtime that
+/// `data` as a model through padkit-lower's rewrite (`padkit lower`), for any runtime and
+/// for a target picked by the input (which must refuse what the former refuses as
+/// malformed or failing, with the same error), and the lowered models written in onnx's
+/// encoding. Only the lowering is under test: a runtime that
 /// panics on a valid lowered model (stock tract on the empty tensors of astronomically
 /// long axes that padkit's rules allow, say) is that runtime's finding.
 ///
@@ -70,8 +73,20 @@ pub fn lower(data: &[u8]) {
         return;
     };
     let options = padkit_lower::Options::default().with_max_output_bytes(MAX_OUTPUT_BYTES);
-    if let Ok(lowered) = padkit_lower::lower_with(&model, &options) {
-        let _ = padkit_onnx::wire::encode_model(&lowered);
+    let portable = padkit_lower::lower_with(&model, &options);
+    // a target picked by the input: it refuses what the portable lowering refuses as
+    // malformed or failing, with the same error
+    let target = Target::ALL[data.len() % Target::ALL.len()];
+    let targeted = padkit_lower::lower_with(&model, &options.with_target(target));
+    if let Err(e @ (LowerError::Model(_) | LowerError::Pad { .. })) = &portable {
+        let same = targeted.as_ref().err().map(ToString::to_string) == Some(e.to_string());
+        assert!(
+            same,
+            "{target}: {targeted:?} where the portable lowering gives {e}"
+        );
+    }
+    for lowered in [portable, targeted].iter().flatten() {
+        let _ = padkit_onnx::wire::encode_model(lowered);
     }
 }
 

@@ -41,7 +41,9 @@ pub fn class_check(engine: Engine) -> ClassCheck {
         Engine::StockTract
         | Engine::StockBurn
         | Engine::LoweredTract
+        | Engine::TargetedTract
         | Engine::Candle
+        | Engine::TargetedCandle
         | Engine::StockCandle => ClassCheck::Any,
     }
 }

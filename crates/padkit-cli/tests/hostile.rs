@@ -1,7 +1,8 @@
 //! Hostile and malformed input, by class (numbered on each test): every file ends in a
 //! clear error (exit 1, a message naming the node, input or axis and the numbers) or the
 //! right answer, the same way on the core, tract and burn engines, and on stock tract and
-//! candle-onnx with the model lowered by padkit (`lowered-tract`, `candle`).
+//! candle-onnx with the model lowered by padkit, for any runtime (`lowered-tract`,
+//! `candle`) or for them (`targeted-tract`, `targeted-candle`).
 
 use std::path::{Path, PathBuf};
 
@@ -11,13 +12,22 @@ use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 use prost::Message;
 
-const ENGINES: [&str; 5] = ["core", "tract", "burn", "lowered-tract", "candle"];
+const ENGINES: [&str; 7] = [
+    "core",
+    "tract",
+    "burn",
+    "lowered-tract",
+    "targeted-tract",
+    "candle",
+    "targeted-candle",
+];
 
 /// The engines that refuse bad pads fed at run time with padkit's message (padkit-candle
 /// takes the fed pads as constants of the call). padkit-lower computes such Pads' index
 /// maps in the graph, which fails where the original must, but with the runtime's own
-/// error (a Gather out of range), so `lowered-tract` is not among them.
-const RUNTIME_PADS_ENGINES: [&str; 4] = ["core", "tract", "burn", "candle"];
+/// error (a Gather out of range), so `lowered-tract` and `targeted-tract` are not among
+/// them.
+const RUNTIME_PADS_ENGINES: [&str; 5] = ["core", "tract", "burn", "candle", "targeted-candle"];
 
 /// `engines` less those this build lacks (the candle engines need the `candle` feature).
 fn built<'a>(engines: &[&'a str]) -> Vec<&'a str> {

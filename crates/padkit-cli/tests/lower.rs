@@ -1,6 +1,7 @@
-//! `padkit lower` on a model that keeps a weight as external data: the lowered model refers
-//! to the same file, runs on stock tract-onnx as the original runs on padkit's tract, and
-//! is refused where it would be written away from its data.
+//! `padkit lower` from the command line: on a model that keeps a weight as external data
+//! (the lowered model refers to the same file, runs on stock tract-onnx as the original
+//! runs on padkit's tract, and is refused where it would be written away from its data or
+//! over its input), and its options (`--max-constant-bytes`, `--target`).
 
 use std::path::{Path, PathBuf};
 
@@ -156,4 +157,42 @@ fn the_constant_budget_is_set_on_the_command_line() {
     let done = lower(&[]);
     assert!(done.status.success(), "{}", text(&done.stderr));
     assert!(std::fs::metadata(&out).unwrap().len() > 160_000);
+}
+
+/// `--target` reaches the lowering: for ONNX Runtime a reflect Pad within its axis is kept
+/// as it is, for stock tract a wrap Pad (which it does not run) is lowered; a target padkit
+/// does not know is refused with the list of targets, and nothing is written.
+#[test]
+fn the_target_is_set_on_the_command_line() {
+    let dir = scratch("target");
+    let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let out = dir.join("lowered.onnx");
+    let lower = |mode: &str, target: &str| {
+        let m = PadModel::new(19, mode, x.clone(), vec![0, 1, 0, 1], Feed::Initializer).proto();
+        let original = dir.join("model.onnx");
+        std::fs::write(&original, m.encode_to_vec()).unwrap();
+        let (original, out) = (original.to_str().unwrap(), out.to_str().unwrap());
+        let done = padkit(&["lower", "--target", target, original, out]);
+        (m, done)
+    };
+    let ops = |path: &Path| -> Vec<String> {
+        let m = ModelProto::decode(std::fs::read(path).unwrap().as_slice()).unwrap();
+        m.graph.unwrap().node.into_iter().map(|n| n.op_type).collect()
+    };
+    let (original, done) = lower("reflect", "onnxruntime");
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let kept = ModelProto::decode(std::fs::read(&out).unwrap().as_slice()).unwrap();
+    assert_eq!(kept.graph, original.graph);
+    let (_, done) = lower("wrap", "tract");
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    assert!(!ops(&out).contains(&"Pad".to_string()), "{:?}", ops(&out));
+    std::fs::remove_file(&out).unwrap();
+    let (_, refused) = lower("reflect", "tvm");
+    assert_eq!(refused.status.code(), Some(2));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains("the targets are portable, onnxruntime, tract, candle-onnx"),
+        "{err}"
+    );
+    assert!(!out.exists());
 }

@@ -130,13 +130,7 @@ pub(crate) fn lower(
                 .map_err(|e| LowerError::pad(node, e))?;
         }
     }
-    let mut e = Emitter::new(
-        walk.opset,
-        y,
-        &mut walk.names,
-        &mut walk.budget,
-        &mut walk.initializers,
-    );
+    let mut e = walk.emitter(y);
     let (zero, one) = (scalar(&mut e, 0), scalar(&mut e, 1));
     let ints = |e: &mut Emitter<'_>, v: i64| {
         e.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))
@@ -250,7 +244,7 @@ pub(crate) fn lower(
     // meets into that type through i32 (pads of 2^34 become 0); before opset 15 ONNX has no
     // CastLike (and tract reads a Cast to int64 as that type too): there stock tract
     // computes exactly only with pads within ±2^31 (docs/lower.md).
-    let like = (walk.opset >= 15).then(|| scalar(&mut e, 0));
+    let like = (e.opset() >= 15).then(|| scalar(&mut e, 0));
     let extent = |e: &mut Emitter<'_>, axis: usize| match p.shape[axis] {
         Some(d) => scalar(e, d as i64),
         None => {

@@ -102,6 +102,9 @@ impl Budget {
 /// The nodes one Pad becomes, in order.
 pub(crate) struct Emitter<'n> {
     opset: i64,
+    /// Borders that are one or two runs, descending ones included, are read by `Slice`s
+    /// (steps of -1) rather than a `Gather`: what the target runs faster.
+    run_slices: bool,
     base: String,
     names: &'n mut Names,
     budget: &'n mut Budget,
@@ -110,9 +113,10 @@ pub(crate) struct Emitter<'n> {
 }
 
 impl<'n> Emitter<'n> {
-    /// Nodes at `opset`, their values named after `base` (the Pad's output).
+    /// Nodes at `opset`, their values named after `base` (the Pad's output); borders read
+    /// by `Slice`s where `run_slices` ([`Emitter::run_slices`]).
     pub(crate) fn new(
-        opset: i64,
+        (opset, run_slices): (i64, bool),
         base: &str,
         names: &'n mut Names,
         budget: &'n mut Budget,
@@ -120,6 +124,7 @@ impl<'n> Emitter<'n> {
     ) -> Self {
         Emitter {
             opset,
+            run_slices,
             base: base.to_string(),
             names,
             budget,
@@ -131,6 +136,11 @@ impl<'n> Emitter<'n> {
     /// The opset the nodes are written at.
     pub(crate) fn opset(&self) -> i64 {
         self.opset
+    }
+
+    /// Whether a border of one or two runs, descending ones included, is read by `Slice`s.
+    pub(crate) fn run_slices(&self) -> bool {
+        self.run_slices
     }
 
     /// Adds a node; returns its output's name.

@@ -13,8 +13,8 @@ use padkit_onnx::proto::{
 };
 
 use crate::LowerError;
-use crate::emit::{Budget, Names};
-use crate::pad::{lower_center_crop_pad, lower_pad};
+use crate::emit::{Budget, Emitter, Names};
+use crate::pad::{Rewrite, lower_center_crop_pad, lower_pad};
 use crate::widen;
 
 /// What is known of the values of one graph, and through `outer`, of the graphs around
@@ -208,6 +208,17 @@ impl<'m> Walk<'m> {
         }
     }
 
+    /// An emitter of the nodes a Pad writing `y` becomes, for this walk's model and target.
+    pub(crate) fn emitter(&mut self, y: &str) -> Emitter<'_> {
+        Emitter::new(
+            (self.opset, self.options.target.slices_runs()),
+            y,
+            &mut self.names,
+            &mut self.budget,
+            &mut self.initializers,
+        )
+    }
+
     /// An error naming `node`, just lowered, where the constants written so far overdraw
     /// the budget.
     fn within_budget(&self, node: &NodeProto) -> Result<(), LowerError> {
@@ -238,12 +249,14 @@ impl<'m> Walk<'m> {
                 }
             }
             match kind(&node) {
-                Kind::Pad => {
-                    let lowered = lower_pad(self, &node, &mut scope)?;
-                    self.within_budget(&node)?;
-                    let lowered = widen::where_needed(&node, &scope, lowered, &mut self.names);
-                    nodes.extend(lowered);
-                }
+                Kind::Pad => match lower_pad(self, &node, &mut scope)? {
+                    Rewrite::Kept => nodes.push(node),
+                    Rewrite::Lowered(lowered) => {
+                        self.within_budget(&node)?;
+                        let lowered = widen::where_needed(&node, &scope, lowered, &mut self.names);
+                        nodes.extend(lowered);
+                    }
+                },
                 Kind::CenterCropPad => {
                     let lowered = lower_center_crop_pad(self, &node, &mut scope)?;
                     self.within_budget(&node)?;

@@ -50,11 +50,13 @@ mod emit;
 mod fold;
 mod graph;
 mod pad;
+mod target;
 mod widen;
 
 pub use dynamic::RUN_TIME_OPS;
 pub use emit::MAX_BLOCK_BYTES;
 pub use pad::MAX_MAP_LEN;
+pub use target::{Target, UnknownTarget};
 
 /// The budget of constant bytes a lowering writes into a model unless
 /// [`Options::max_constant_bytes`] says otherwise: 1 GiB, half of the 2 GiB that protobuf
@@ -148,11 +150,14 @@ impl LowerError {
 /// How [`lower_with`] lowers.
 ///
 /// ```
+/// use padkit_lower::Target;
 /// let options = padkit_lower::Options::default()
 ///     .with_max_output_bytes(1 << 30)
-///     .with_max_constant_bytes(1 << 20);
+///     .with_max_constant_bytes(1 << 20)
+///     .with_target(Target::OnnxRuntime);
 /// assert_eq!(options.max_output_bytes, Some(1 << 30));
 /// assert_eq!(options.max_constant_bytes, Some(1 << 20));
+/// assert_eq!(options.target, Target::OnnxRuntime);
 /// ```
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -168,12 +173,22 @@ pub struct Options {
     /// a lowering holds in memory is the model, the constants it writes and one constant
     /// more.
     pub max_constant_bytes: Option<u64>,
+    /// The runtime the lowered model is for: the Pads its own `Pad` computes as padkit's
+    /// core does are left as they are ([`Target`]; every Pad is lowered for the default,
+    /// [`Target::Portable`]).
+    pub target: Target,
 }
 
 impl Options {
     /// These options with the budget of constant bytes `bytes`.
     pub fn with_max_constant_bytes(mut self, bytes: u64) -> Options {
         self.max_constant_bytes = Some(bytes);
+        self
+    }
+
+    /// These options for runtime `target`.
+    pub fn with_target(mut self, target: Target) -> Options {
+        self.target = target;
         self
     }
 

@@ -9,22 +9,30 @@ use padkit::spec::AxisPad;
 use padkit::{DType, Data, PadMode, PadSpec, Tensor};
 use padkit_onnx::pb::NodeProto;
 
-use crate::LowerError;
 use crate::dynamic;
 use crate::emit::{Emitter, Fill, Run};
 use crate::graph::{Scope, Walk, operand};
+use crate::target::KnownPad;
+use crate::{LowerError, Target};
 use padkit_onnx::graph::describe;
 
 /// The longest index map a lowering writes into a model (as int64: 128 MiB).
 pub const MAX_MAP_LEN: usize = 1 << 24;
 
-/// The nodes that compute what Pad node `node` computes, registering its output's type
-/// and shape in `scope`.
+/// What a Pad node becomes.
+pub(crate) enum Rewrite {
+    /// The node as it is: the walk's target runs it as padkit's core computes it.
+    Kept,
+    /// The nodes that compute what it computes.
+    Lowered(Vec<NodeProto>),
+}
+
+/// What Pad node `node` becomes, registering its output's type and shape in `scope`.
 pub(crate) fn lower_pad(
     walk: &mut Walk<'_>,
     node: &NodeProto,
     scope: &mut Scope,
-) -> Result<Vec<NodeProto>, LowerError> {
+) -> Result<Rewrite, LowerError> {
     let opset = padkit_onnx::pad_node::node_opset(walk.model, node, walk.opset);
     let pad = padkit_onnx::pad_node::read(node, opset).map_err(|e| LowerError::read(node, e))?;
     let given: Vec<&str> = node
@@ -137,7 +145,7 @@ pub(crate) fn lower_pad(
                 mode: pad.mode,
                 fill: &fill,
             };
-            return dynamic::lower(walk, node, scope, y, run_time);
+            return dynamic::lower(walk, node, scope, y, run_time).map(Rewrite::Lowered);
         }
         None => ints(operand(scope, node, Operand::Pads, input(1)?, dtype)?),
     };
@@ -145,7 +153,64 @@ pub(crate) fn lower_pad(
         .with_axes(axes)
         .with_interior(pad.interior)
         .with_mode(pad.mode);
-    emit_pad(walk, node, scope, x, y, (dtype, shape), &spec, &fill)
+    if let Some(out) = kept(walk, node, pad.opset, (dtype, &shape), &spec, &fill) {
+        scope.types.insert(y.to_string(), (dtype, out));
+        return Ok(Rewrite::Kept);
+    }
+    emit_pad(walk, node, scope, x, y, (dtype, shape), &spec, &fill).map(Rewrite::Lowered)
+}
+
+/// The output extents of Pad `node` (of opset `opset`, of data of element type and extents
+/// `typed`, padded by `spec` with `fill`) where the walk's target keeps the node as it is
+/// ([`crate::Target`]): only a Pad that padkit's core accepts on the extents known when
+/// the model is read, within the output limit, so that a target refuses what the portable
+/// lowering refuses.
+fn kept(
+    walk: &Walk<'_>,
+    node: &NodeProto,
+    opset: i64,
+    typed: (DType, &[Option<usize>]),
+    spec: &PadSpec,
+    fill: &Fill,
+) -> Option<Vec<Option<usize>>> {
+    let (dtype, shape) = typed;
+    if walk.options.target == Target::Portable {
+        return None;
+    }
+    let axes = spec.resolve(shape.len()).ok()?;
+    let out = match shape.iter().copied().collect::<Option<Vec<usize>>>() {
+        Some(known) => {
+            let out = padkit::output_shape(&known, spec).ok()?;
+            check_size(&out, dtype, walk.options.max_output_bytes).ok()?;
+            out.into_iter().map(Some).collect()
+        }
+        None => {
+            // the known extents as the core computes them; an unknown one stays unknown
+            let mut out = vec![];
+            for (d, a) in shape.iter().zip(&axes) {
+                out.push(match *d {
+                    Some(d) => {
+                        let known = [d];
+                        let spec = PadSpec::new(vec![a.begin, a.end]).with_mode(spec.mode);
+                        Some(padkit::output_shape(&known, &spec).ok()?[0])
+                    }
+                    None => None,
+                });
+            }
+            out
+        }
+    };
+    let pad = KnownPad {
+        onnx_pad: node.op_type == "Pad" && padkit::onnx::is_default_domain(&node.domain),
+        opset,
+        mode: spec.mode,
+        dtype,
+        shape: shape.to_vec(),
+        axes,
+        inputs: node.input.len(),
+        fill_fed: matches!(fill, Fill::Value { .. }),
+    };
+    walk.options.target.keeps(&pad).then_some(out)
 }
 
 /// The nodes that pad `x` into `y` by `spec` with `fill` (one element of `x`'s type),
@@ -206,13 +271,7 @@ fn emit_pad(
     };
     let out_shape = padkit::output_shape(&known, spec).map_err(failed)?;
     check_size(&out_shape, dtype, walk.options.max_output_bytes).map_err(failed)?;
-    let mut emit = Emitter::new(
-        walk.opset,
-        y,
-        &mut walk.names,
-        &mut walk.budget,
-        &mut walk.initializers,
-    );
+    let mut emit = walk.emitter(y);
     let mut value = x.to_string();
     let mut now = known;
     for (axis, p) in axis_pads.iter().enumerate() {
@@ -433,13 +492,7 @@ fn run_time_extents(
             now[axis] = Some(out);
         }
     }
-    let mut emit = Emitter::new(
-        walk.opset,
-        y,
-        &mut walk.names,
-        &mut walk.budget,
-        &mut walk.initializers,
-    );
+    let mut emit = walk.emitter(y);
     let mut value = x.to_string();
     let rank = shape.len();
     for (axis, p) in axis_pads.iter().enumerate() {
@@ -542,9 +595,9 @@ fn constant_axis(
 /// `axis` of `x` read through the index map `sources` (`None`: the fill value). The map's
 /// longest ascending run is its center, read as the data itself where it is the whole
 /// axis (else a `Slice`), joined with its borders: a `Slice` each where a border is one
-/// ascending run, else a `Gather` of the border's few positions (ONNX Runtime's `Slice`
-/// with a negative step copies element by element, several times slower). So a pad moves the data once, as
-/// a `Concat`. Interior padding first joins the data to one plane of fill, which the map
+/// ascending run (or, for a target that reads them so, one or two runs of either
+/// direction: [`Emitter::run_slices`]), else a `Gather` of the border's few positions. So a
+/// pad moves the data once, as a `Concat`. Interior padding first joins the data to one plane of fill, which the map
 /// reads for its fill positions.
 fn mapped_axis(
     emit: &mut Emitter<'_>,
@@ -585,7 +638,7 @@ fn mapped_axis(
     let mut parts = vec![];
     let border = |emit: &mut Emitter<'_>, positions: &[usize], parts: &mut Vec<String>| {
         let runs = runs(positions, down);
-        if strings {
+        if strings || (emit.run_slices() && runs.len() <= 2) {
             parts.extend(runs.into_iter().map(|r| emit.run(&data, axis, extent, r)));
         } else if let [
             run @ Run {

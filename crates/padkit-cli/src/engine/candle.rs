@@ -1,6 +1,7 @@
-//! The `candle` and `stock-candle` engines: a whole model through candle-onnx 0.11.1's
-//! `simple_eval`, its Pads lowered first by padkit-candle (`candle`) or evaluated by
-//! candle-onnx itself (`stock-candle`).
+//! The `candle`, `targeted-candle` and `stock-candle` engines: a whole model through
+//! candle-onnx 0.11.1's `simple_eval`, its Pads lowered first by padkit-candle (`candle`),
+//! lowered where candle-onnx's own Pad would not run them right (`targeted-candle`), or
+//! evaluated by candle-onnx itself (`stock-candle`).
 //!
 //! Both declare unsupported what candle-onnx cannot hold: graph inputs and outputs of an
 //! element type it has no dtype for (it has uint8, uint32, int64, float16, float, double,
@@ -31,10 +32,11 @@ const CANDLE_ONNX_TYPES: [DType; 7] = [
     DType::Bool,
 ];
 
-/// Runs `model` on `inputs` through candle-onnx, lowered by padkit-candle unless `stock`;
-/// padkit-candle's lowering refuses Pads whose outputs are above `max_output_bytes`.
+/// Runs `model` on `inputs` through candle-onnx, lowered by padkit-candle for `target`
+/// (`None`: not lowered, candle-onnx's own Pads); padkit-candle's lowering refuses Pads
+/// whose outputs are above `max_output_bytes`.
 pub fn run(
-    stock: bool,
+    target: Option<padkit_lower::Target>,
     model: &ModelProto,
     inputs: &[padkit::Tensor],
     max_output_bytes: u64,
@@ -45,7 +47,9 @@ pub fn run(
     let names = graph_inputs_for(model, inputs.len())?;
     let fed: HashMap<&str, &padkit::Tensor> =
         names.iter().map(String::as_str).zip(inputs).collect();
-    if stock && let Some(why) = unbounded_reflect(model, &fed, max_output_bytes) {
+    if target.is_none()
+        && let Some(why) = unbounded_reflect(model, &fed, max_output_bytes)
+    {
         return Ok(Outcome::Unsupported(why));
     }
     let mut feeds = HashMap::new();
@@ -53,13 +57,16 @@ pub fn run(
         feeds.insert(name.to_string(), feed(t)?);
     }
     let candle_model = candle_onnx::onnx::ModelProto::decode(model.encode_to_vec().as_slice())?;
-    let options = padkit_candle::onnx::Options::default().with_max_output_bytes(max_output_bytes);
     // padkit-candle's simple_eval is its lowering, then candle-onnx's: run here as two
     // steps, so that a panic of candle-onnx's is a crash (isolated), as on stock-candle.
-    let runnable = if stock {
-        std::borrow::Cow::Borrowed(&candle_model)
-    } else {
-        padkit_candle::onnx::lower_for(&candle_model, &feeds, &options)?
+    let runnable = match target {
+        None => std::borrow::Cow::Borrowed(&candle_model),
+        Some(target) => {
+            let options = padkit_candle::onnx::Options::default()
+                .with_max_output_bytes(max_output_bytes)
+                .with_target(target);
+            padkit_candle::onnx::lower_for(&candle_model, &feeds, &options)?
+        }
     };
     let mut outputs = isolated("candle-onnx", || {
         Ok(candle_onnx::simple_eval(&runnable, feeds)?)

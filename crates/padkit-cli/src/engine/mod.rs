@@ -2,9 +2,11 @@
 //! `tract` (the whole model through `padkit_tract::onnx()` with padkit's `If`) and `burn` (Pad graphs
 //! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
 //! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`); and stock tract-onnx on the
-//! model lowered by padkit-lower (`lowered-tract`); and whole models through candle-onnx,
-//! with padkit-candle's Pads (`candle`) or its own (`stock-candle`), which only a build
-//! with the `candle` feature holds (candle-onnx's build needs `protoc`).
+//! model lowered by padkit-lower (`lowered-tract`) or lowered for tract, keeping the Pads
+//! stock tract runs right (`targeted-tract`); and whole models through candle-onnx, with
+//! padkit-candle's Pads (`candle`), with those lowered for candle-onnx (`targeted-candle`)
+//! or with its own (`stock-candle`), which only a build with the `candle` feature holds
+//! (candle-onnx's build needs `protoc`).
 //!
 //! Public for the repository's tests and fuzz targets, which report the error text itself:
 //! its functions carry no `# Errors` sections.
@@ -22,6 +24,7 @@ pub mod tract;
 
 use anyhow::Result;
 use padkit::Tensor;
+use padkit_lower::Target;
 use padkit_onnx::graph::{check_inputs, check_model, uses_interior};
 use padkit_onnx::isolate::isolated;
 use padkit_onnx::pb::ModelProto;
@@ -55,9 +58,16 @@ pub enum Engine {
     /// The model lowered by padkit-lower (its Pads as standard ops), then run whole
     /// through stock tract-onnx.
     LoweredTract,
+    /// The model lowered by padkit-lower for stock tract (`--target tract`: the Pads stock
+    /// tract runs right kept), then run whole through stock tract-onnx.
+    TargetedTract,
     /// The whole model through padkit-candle's `onnx::simple_eval` (candle-onnx with
     /// every Pad lowered first).
     Candle,
+    /// The whole model through padkit-candle's lowering for candle-onnx (`--target
+    /// candle-onnx`: the Pads candle-onnx runs right kept), then candle-onnx's own
+    /// `simple_eval`.
+    TargetedCandle,
     /// The whole model through candle-onnx's own `simple_eval`, without padkit.
     StockCandle,
 }
@@ -71,7 +81,7 @@ impl Engine {
     /// engines (on by default; off in builds that run no Burn, such as the fuzz targets).
     fn feature(self) -> Option<&'static str> {
         match self {
-            Engine::Candle | Engine::StockCandle => Some("candle"),
+            Engine::Candle | Engine::TargetedCandle | Engine::StockCandle => Some("candle"),
             Engine::Burn | Engine::StockBurn => Some("burn"),
             _ => None,
         }
@@ -110,7 +120,9 @@ impl Engine {
             Engine::StockTract => "stock-tract",
             Engine::StockBurn => "stock-burn",
             Engine::LoweredTract => "lowered-tract",
+            Engine::TargetedTract => "targeted-tract",
             Engine::Candle => "candle",
+            Engine::TargetedCandle => "targeted-candle",
             Engine::StockCandle => "stock-candle",
         }
     }
@@ -142,17 +154,28 @@ pub fn run(
         Engine::Burn | Engine::StockBurn => Err(engine.not_built()),
         Engine::Tract => tract::run(tract::padkit_framework(), model, inputs, max_output_bytes),
         Engine::StockTract => tract::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
-        Engine::LoweredTract => {
-            let options = padkit_lower::Options::default().with_max_output_bytes(max_output_bytes);
+        Engine::LoweredTract | Engine::TargetedTract => {
+            let target = if engine == Engine::TargetedTract {
+                Target::Tract
+            } else {
+                Target::Portable
+            };
+            let options = padkit_lower::Options::default()
+                .with_max_output_bytes(max_output_bytes)
+                .with_target(target);
             let lowered = padkit_lower::lower_with(model, &options)?;
             tract::run(tract_onnx::onnx(), &lowered, inputs, max_output_bytes)
         }
         #[cfg(feature = "candle")]
-        Engine::Candle => candle::run(false, model, inputs, max_output_bytes),
+        Engine::Candle => candle::run(Some(Target::Portable), model, inputs, max_output_bytes),
         #[cfg(feature = "candle")]
-        Engine::StockCandle => candle::run(true, model, inputs, max_output_bytes),
+        Engine::TargetedCandle => {
+            candle::run(Some(Target::CandleOnnx), model, inputs, max_output_bytes)
+        }
+        #[cfg(feature = "candle")]
+        Engine::StockCandle => candle::run(None, model, inputs, max_output_bytes),
         #[cfg(not(feature = "candle"))]
-        Engine::Candle | Engine::StockCandle => Err(engine.not_built()),
+        Engine::Candle | Engine::TargetedCandle | Engine::StockCandle => Err(engine.not_built()),
     })
 }
 

@@ -1,0 +1,257 @@
+//! The runtime a lowering is for, and its rule: which Pads that runtime's own `Pad`
+//! computes exactly as padkit's core does, so that the lowering leaves them as they are.
+//!
+//! Each rule states what the runtime's Pad kernel does (read from its source, cited at the
+//! rule) and is checked case by case against the graded reports of padkit's suite
+//! (`crates/padkit-lower/tests/targets.rs`): every case a rule keeps is one its runtime
+//! passes. A rule decides only from what is known when the model is read; where what it
+//! needs is known only at run time (pads or axes computed in the graph, an extent it reads),
+//! the Pad is lowered.
+
+use std::fmt;
+use std::str::FromStr;
+
+use padkit::spec::AxisPad;
+use padkit::{DType, PadMode};
+
+/// The runtime a lowering is for ([`crate::Options::with_target`]): the Pads its own `Pad`
+/// runs as padkit's core computes them are kept, every other Pad is lowered.
+///
+/// ```
+/// use padkit_lower::Target;
+/// let target: Target = "onnxruntime".parse().unwrap();
+/// assert_eq!(target, Target::OnnxRuntime);
+/// assert_eq!(target.to_string(), "onnxruntime");
+/// let unknown = "tvm".parse::<Target>().unwrap_err();
+/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Target {
+    /// Any runtime: every Pad lowered into [`crate::PORTABLE_OPS`] (the default).
+    #[default]
+    Portable,
+    /// ONNX Runtime (1.32, its CPU provider).
+    OnnxRuntime,
+    /// Stock tract-onnx (0.23.9, `tract_onnx::onnx()`).
+    Tract,
+    /// candle-onnx (0.11.1, `simple_eval`).
+    CandleOnnx,
+}
+
+impl Target {
+    /// Every target, as [`Target::name`] lists them.
+    pub const ALL: [Target; 4] = [
+        Target::Portable,
+        Target::OnnxRuntime,
+        Target::Tract,
+        Target::CandleOnnx,
+    ];
+
+    /// The target as `padkit lower --target` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Portable => "portable",
+            Target::OnnxRuntime => "onnxruntime",
+            Target::Tract => "tract",
+            Target::CandleOnnx => "candle-onnx",
+        }
+    }
+
+    /// Whether the lowering reads a border of one or two runs of positions, descending ones
+    /// included, by `Slice`s (steps of -1) rather than a `Gather`: for ONNX Runtime, whose
+    /// `Gather` copies element by element along the last axis (a symmetric pad by 4 of
+    /// [1, 64, 128, 128] on H and W: ×2.6 its reflect Pad with slices, ×4.5 with gathers;
+    /// docs/lower.md). The portable lowering gathers: candle-onnx's `Slice` takes no
+    /// negative step.
+    pub(crate) fn slices_runs(self) -> bool {
+        self == Target::OnnxRuntime
+    }
+
+    /// Whether this target's own Pad computes `pad` exactly as padkit's core does.
+    pub(crate) fn keeps(self, pad: &KnownPad) -> bool {
+        // padkit's own domain, CenterCropPad and interior padding are no runtime's Pad
+        if !pad.onnx_pad || pad.axes.iter().any(|a| a.interior != 0) {
+            return false;
+        }
+        match self {
+            Target::Portable => false,
+            Target::OnnxRuntime => onnxruntime(pad),
+            Target::Tract => tract(pad),
+            Target::CandleOnnx => candle_onnx(pad),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A target name padkit-lower does not know.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "unknown target {name:?}: the targets are {}",
+    Target::ALL.map(Target::name).join(", ")
+)]
+pub struct UnknownTarget {
+    /// The name given.
+    pub name: String,
+}
+
+impl FromStr for Target {
+    type Err = UnknownTarget;
+
+    fn from_str(s: &str) -> Result<Target, UnknownTarget> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| UnknownTarget {
+                name: s.to_string(),
+            })
+    }
+}
+
+/// What is known of one Pad when its model is read, all a target's rule decides on. Built
+/// only for Pads whose pads and axes are known and that padkit's core accepts.
+#[derive(Debug)]
+pub(crate) struct KnownPad {
+    /// ONNX's `Pad` (the default domain), not padkit's own nor `CenterCropPad`.
+    pub(crate) onnx_pad: bool,
+    /// The node's opset.
+    pub(crate) opset: i64,
+    pub(crate) mode: PadMode,
+    pub(crate) dtype: DType,
+    /// The data's extents, `None` where known only at run time.
+    pub(crate) shape: Vec<Option<usize>>,
+    /// What each axis of the data gets.
+    pub(crate) axes: Vec<AxisPad>,
+    /// The node's inputs, empty names of skipped optional inputs included.
+    pub(crate) inputs: usize,
+    /// The fill value is fed at run time (not an attribute or a constant).
+    pub(crate) fill_fed: bool,
+}
+
+impl KnownPad {
+    /// The axes a pad or a crop touches, with their extents.
+    fn touched(&self) -> impl Iterator<Item = (Option<usize>, &AxisPad)> {
+        self.shape
+            .iter()
+            .copied()
+            .zip(&self.axes)
+            .filter(|(_, a)| a.begin != 0 || a.end != 0)
+    }
+
+    /// No pad is negative.
+    fn no_crop(&self) -> bool {
+        self.axes.iter().all(|a| a.begin >= 0 && a.end >= 0)
+    }
+}
+
+/// The extent of an axis of extent `d` after `a`'s crops (the core has checked it fits).
+fn cropped(d: usize, a: &AxisPad) -> usize {
+    let crop = a.begin.min(0).unsigned_abs() + a.end.min(0).unsigned_abs();
+    d.saturating_sub(usize::try_from(crop).unwrap_or(usize::MAX))
+}
+
+/// Reflect's pads on an axis of `d` positions read only inside it (numpy's reflect with
+/// one mirror per side: each pad at most `d - 1`).
+fn reflect_inside(d: usize, a: &AxisPad) -> bool {
+    let width = |p: i64| usize::try_from(p.max(0)).unwrap_or(usize::MAX);
+    d >= 2 && width(a.begin) < d && width(a.end) < d
+}
+
+/// ONNX Runtime's CPU `Pad` (`onnxruntime/core/providers/cpu/tensor/pad.cc`): registered
+/// from opset 2 for float and double, from 11 for the 8-, 32- and 64-bit integers and
+/// float16, bool from 13, bfloat16 from 21; constant, reflect and edge, wrap from 19. It
+/// crops first, then pads: a mode other than constant fails where a cropped extent is 0, reflect where a reflected axis keeps fewer than 2 positions or a
+/// pad is above its extent less one; wrap repeats periodically, as numpy's does, but fails
+/// on empty data. Rank 0 is refused. Extents are needed only where a non-constant mode pads or where anything
+/// crops.
+fn onnxruntime(p: &KnownPad) -> bool {
+    use DType::*;
+    let from_11 = [Float16, Int8, Int32, Int64, UInt8, UInt32, UInt64];
+    let typed = match p.opset {
+        2..=10 => matches!(p.dtype, Float32 | Float64),
+        11.. => {
+            matches!(p.dtype, Float32 | Float64)
+                || from_11.contains(&p.dtype)
+                || (p.opset >= 13 && p.dtype == Bool)
+                || (p.opset >= 21 && p.dtype == BFloat16)
+        }
+        _ => false,
+    };
+    let moded = match p.mode {
+        PadMode::Constant | PadMode::Reflect | PadMode::Edge => true,
+        PadMode::Wrap => p.opset >= 19,
+        PadMode::Symmetric => false,
+    };
+    // wrap fails on empty data ("Unexpected mode of 3": its empty-input path has no wrap)
+    let not_empty = p.shape.iter().all(|d| d.is_some_and(|d| d > 0));
+    if !typed || !moded || p.shape.is_empty() || (p.mode == PadMode::Wrap && !not_empty) {
+        return false;
+    }
+    p.touched().all(|(d, a)| {
+        let crops = a.begin < 0 || a.end < 0;
+        let Some(d) = d else {
+            return p.mode == PadMode::Constant && !crops;
+        };
+        let left = cropped(d, a);
+        match p.mode {
+            PadMode::Constant => true,
+            _ if left == 0 => false,
+            PadMode::Reflect => reflect_inside(left, a),
+            _ => true,
+        }
+    })
+}
+
+/// Stock tract-onnx's `Pad` (`tract-onnx-0.23.9/src/ops/array/pad.rs` and tract-core's
+/// `ops/array/pad.rs`): opsets 2–10 by attributes, 11 on by inputs; constant, reflect and
+/// edge (wrap is refused); the constant value must be a constant. tract adds negative pads
+/// to unsigned extents (it overflows), and reflect reads outside the axis where a pad
+/// reaches its extent. Its `Pad` takes every numeric type tract holds but not bool.
+fn tract(p: &KnownPad) -> bool {
+    use DType::*;
+    let typed = matches!(
+        p.dtype,
+        Float16
+            | Float32
+            | Float64
+            | Int8
+            | Int16
+            | Int32
+            | Int64
+            | UInt8
+            | UInt16
+            | UInt32
+            | UInt64
+    );
+    let moded = matches!(p.mode, PadMode::Constant | PadMode::Reflect | PadMode::Edge);
+    if p.opset < 2 || !typed || !moded || p.fill_fed || !p.no_crop() {
+        return false;
+    }
+    p.touched().all(|(d, a)| match p.mode {
+        PadMode::Reflect => d.is_some_and(|d| reflect_inside(d, a)),
+        _ => true,
+    })
+}
+
+/// candle-onnx's `Pad` (`candle-onnx-0.11.1/src/eval.rs`, the `"Pad"` arm): reflect only,
+/// pads read from input 1 (so from opset 11; the attributes of opsets 1–10 are not read),
+/// no third input (even an empty one), pads cast to `usize` (negative ones go wrong), an
+/// axis of one position keeps its size, and an empty padded axis divides by zero. Its
+/// reflect repeats periodically where pads are wider than the axis, as numpy's does. Types
+/// are those candle-onnx holds (bool as uint8).
+fn candle_onnx(p: &KnownPad) -> bool {
+    use DType::*;
+    let typed = matches!(
+        p.dtype,
+        UInt8 | UInt32 | Int64 | Float16 | Float32 | Float64 | Bool
+    );
+    if p.opset < 11 || p.inputs != 2 || p.mode != PadMode::Reflect || !typed || !p.no_crop() {
+        return false;
+    }
+    p.touched().all(|(d, _)| d.is_some_and(|d| d >= 2))
+}
