@@ -61,7 +61,8 @@ enum Command {
         max_constant_bytes: u64,
         /// The runtime the lowered model is for: `portable` (any: every Pad lowered),
         /// `onnxruntime`, `tract` or `candle-onnx` (the Pads that runtime's own Pad runs
-        /// right are kept as they are).
+        /// right are kept as they are), or `tract-gpu` (tract-cuda and tract-metal: only
+        /// ops they run on the device).
         #[arg(long, default_value_t = padkit_lower::Target::Portable)]
         target: padkit_lower::Target,
     },
@@ -197,7 +198,7 @@ enum EngineChoice {
 
 impl clap::ValueEnum for EngineChoice {
     fn value_variants<'a>() -> &'a [Self] {
-        const CHOICES: [EngineChoice; 11] = [
+        const CHOICES: [EngineChoice; 12] = [
             EngineChoice::All,
             EngineChoice::One(Engine::Core),
             EngineChoice::One(Engine::Tract),
@@ -206,6 +207,7 @@ impl clap::ValueEnum for EngineChoice {
             EngineChoice::One(Engine::StockBurn),
             EngineChoice::One(Engine::LoweredTract),
             EngineChoice::One(Engine::TargetedTract),
+            EngineChoice::One(Engine::TargetedTractGpu),
             EngineChoice::One(Engine::Candle),
             EngineChoice::One(Engine::TargetedCandle),
             EngineChoice::One(Engine::StockCandle),

@@ -42,6 +42,7 @@ pub fn class_check(engine: Engine) -> ClassCheck {
         | Engine::StockBurn
         | Engine::LoweredTract
         | Engine::TargetedTract
+        | Engine::TargetedTractGpu
         | Engine::Candle
         | Engine::TargetedCandle
         | Engine::StockCandle => ClassCheck::Any,

@@ -12,12 +12,13 @@ use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 use prost::Message;
 
-const ENGINES: [&str; 7] = [
+const ENGINES: [&str; 8] = [
     "core",
     "tract",
     "burn",
     "lowered-tract",
     "targeted-tract",
+    "targeted-tract-gpu",
     "candle",
     "targeted-candle",
 ];
@@ -25,7 +26,7 @@ const ENGINES: [&str; 7] = [
 /// The engines that refuse bad pads fed at run time with padkit's message (padkit-candle
 /// takes the fed pads as constants of the call). padkit-lower computes such Pads' index
 /// maps in the graph, which fails where the original must, but with the runtime's own
-/// error (a Gather out of range), so `lowered-tract` and `targeted-tract` are not among
+/// error (a Gather out of range), so the `…-tract` engines on lowered models are not among
 /// them.
 const RUNTIME_PADS_ENGINES: [&str; 5] = ["core", "tract", "burn", "candle", "targeted-candle"];
 

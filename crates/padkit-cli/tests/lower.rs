@@ -177,7 +177,12 @@ fn the_target_is_set_on_the_command_line() {
     };
     let ops = |path: &Path| -> Vec<String> {
         let m = ModelProto::decode(std::fs::read(path).unwrap().as_slice()).unwrap();
-        m.graph.unwrap().node.into_iter().map(|n| n.op_type).collect()
+        m.graph
+            .unwrap()
+            .node
+            .into_iter()
+            .map(|n| n.op_type)
+            .collect()
     };
     let (original, done) = lower("reflect", "onnxruntime");
     assert!(done.status.success(), "{}", text(&done.stderr));
@@ -191,7 +196,7 @@ fn the_target_is_set_on_the_command_line() {
     assert_eq!(refused.status.code(), Some(2));
     let err = text(&refused.stderr);
     assert!(
-        err.contains("the targets are portable, onnxruntime, tract, candle-onnx"),
+        err.contains("the targets are portable, onnxruntime, tract, candle-onnx, tract-gpu"),
         "{err}"
     );
     assert!(!out.exists());

@@ -10,6 +10,8 @@ use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 
+use crate::target::Borders;
+
 /// What constant-mode padding writes: one element known when the model is read, or a
 /// graph value (a `constant_value` input fed at run time) of the data's type.
 pub(crate) enum Fill {
@@ -102,9 +104,8 @@ impl Budget {
 /// The nodes one Pad becomes, in order.
 pub(crate) struct Emitter<'n> {
     opset: i64,
-    /// Borders that are one or two runs, descending ones included, are read by `Slice`s
-    /// (steps of -1) rather than a `Gather`: what the target runs faster.
-    run_slices: bool,
+    /// How borders are read: as the target runs them fastest, or on its device.
+    borders: Borders,
     base: String,
     names: &'n mut Names,
     budget: &'n mut Budget,
@@ -113,10 +114,10 @@ pub(crate) struct Emitter<'n> {
 }
 
 impl<'n> Emitter<'n> {
-    /// Nodes at `opset`, their values named after `base` (the Pad's output); borders read
-    /// by `Slice`s where `run_slices` ([`Emitter::run_slices`]).
+    /// Nodes at `opset`, their values named after `base` (the Pad's output), borders read
+    /// as `borders` says.
     pub(crate) fn new(
-        (opset, run_slices): (i64, bool),
+        (opset, borders): (i64, Borders),
         base: &str,
         names: &'n mut Names,
         budget: &'n mut Budget,
@@ -124,7 +125,7 @@ impl<'n> Emitter<'n> {
     ) -> Self {
         Emitter {
             opset,
-            run_slices,
+            borders,
             base: base.to_string(),
             names,
             budget,
@@ -138,9 +139,9 @@ impl<'n> Emitter<'n> {
         self.opset
     }
 
-    /// Whether a border of one or two runs, descending ones included, is read by `Slice`s.
-    pub(crate) fn run_slices(&self) -> bool {
-        self.run_slices
+    /// How borders are read.
+    pub(crate) fn borders(&self) -> Borders {
+        self.borders
     }
 
     /// Adds a node; returns its output's name.
@@ -232,7 +233,8 @@ impl<'n> Emitter<'n> {
     /// The elements of `run` along `axis` of `x` (of extent `d` there), in the run's
     /// order: a `Slice` from opset 10, with step -1 for a descending run; before, a
     /// `Gather` of its positions (candle-onnx 0.11 reads Slice's inputs only, and panics
-    /// on the attribute form of opsets 1–9).
+    /// on the attribute form of opsets 1–9), or for tract's GPU runtimes the attribute
+    /// form.
     pub(crate) fn run(&mut self, x: &str, axis: usize, d: usize, run: Run) -> String {
         let (axis, start, len) = (axis as i64, run.start as i64, run.len as i64);
         let (end, step) = match run.descending {
@@ -242,6 +244,17 @@ impl<'n> Emitter<'n> {
             true => (start - len, -1),
             false => (start + len, 1),
         };
+        if self.opset < 10 && self.borders == Borders::AscendingSlices && !run.descending {
+            // Slice's attribute form, which tract reads
+            let ints = |name: &str, v: i64| AttributeProto {
+                name: name.into(),
+                r#type: AttributeType::Ints as i32,
+                ints: vec![v],
+                ..Default::default()
+            };
+            let attributes = vec![ints("starts", start), ints("ends", end), ints("axes", axis)];
+            return self.node("Slice", vec![x.to_string()], attributes);
+        }
         if self.opset < 10 {
             // Slice's attribute form, which candle-onnx 0.11 does not read: a Gather
             let positions: Vec<i64> = (0..len)

@@ -211,7 +211,7 @@ impl<'m> Walk<'m> {
     /// An emitter of the nodes a Pad writing `y` becomes, for this walk's model and target.
     pub(crate) fn emitter(&mut self, y: &str) -> Emitter<'_> {
         Emitter::new(
-            (self.opset, self.options.target.slices_runs()),
+            (self.opset, self.options.target.borders()),
             y,
             &mut self.names,
             &mut self.budget,

@@ -12,7 +12,7 @@ use padkit_onnx::pb::NodeProto;
 use crate::dynamic;
 use crate::emit::{Emitter, Fill, Run};
 use crate::graph::{Scope, Walk, operand};
-use crate::target::KnownPad;
+use crate::target::{Borders, KnownPad, MAX_BORDER_SLICES};
 use crate::{LowerError, Target};
 use padkit_onnx::graph::describe;
 
@@ -595,8 +595,8 @@ fn constant_axis(
 /// `axis` of `x` read through the index map `sources` (`None`: the fill value). The map's
 /// longest ascending run is its center, read as the data itself where it is the whole
 /// axis (else a `Slice`), joined with its borders: a `Slice` each where a border is one
-/// ascending run (or, for a target that reads them so, one or two runs of either
-/// direction: [`Emitter::run_slices`]), else a `Gather` of the border's few positions. So a
+/// ascending run, else a `Gather` of the border's few positions or `Slice`s of its runs,
+/// as the target reads borders ([`Borders`]). So a
 /// pad moves the data once, as a `Concat`. Interior padding first joins the data to one plane of fill, which the map
 /// reads for its fill positions.
 fn mapped_axis(
@@ -621,11 +621,12 @@ fn mapped_axis(
     // It gathers strings along any axis but the last wrong (1.32: one string per block),
     // so strings take slices of every run instead.
     let strings = fill.dtype() == DType::String;
-    if emit.opset() < 4 && !strings {
+    let borders = emit.borders();
+    if emit.opset() < 4 && !strings && borders != Borders::AscendingSlices {
         let indices: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
         return Ok(emit.gather(&data, axis, &indices));
     }
-    let down = emit.opset() >= 10;
+    let down = emit.opset() >= 10 && borders != Borders::AscendingSlices;
     // the center among the ascending runs only: a border reading down into the center's
     // first element must not take it away from the center
     let all = runs(&indices, false);
@@ -638,7 +639,12 @@ fn mapped_axis(
     let mut parts = vec![];
     let border = |emit: &mut Emitter<'_>, positions: &[usize], parts: &mut Vec<String>| {
         let runs = runs(positions, down);
-        if strings || (emit.run_slices() && runs.len() <= 2) {
+        let sliced = match borders {
+            Borders::Gathered => strings,
+            Borders::SlicedRuns => strings || runs.len() <= 2,
+            Borders::AscendingSlices => runs.len() <= MAX_BORDER_SLICES,
+        };
+        if sliced {
             parts.extend(runs.into_iter().map(|r| emit.run(&data, axis, extent, r)));
         } else if let [
             run @ Run {

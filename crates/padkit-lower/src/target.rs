@@ -23,7 +23,7 @@ use padkit::{DType, PadMode};
 /// assert_eq!(target, Target::OnnxRuntime);
 /// assert_eq!(target.to_string(), "onnxruntime");
 /// let unknown = "tvm".parse::<Target>().unwrap_err();
-/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx"));
+/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -37,15 +37,22 @@ pub enum Target {
     Tract,
     /// candle-onnx (0.11.1, `simple_eval`).
     CandleOnnx,
+    /// Stock tract-onnx with tract's GPU runtimes (tract-cuda and tract-metal 0.23.9),
+    /// which move to the device only the core ops they have translators for: the Pads
+    /// stock tract runs right in constant mode are kept (tract's core `Pad` in constant
+    /// mode is one of them), every other Pad is lowered into `Slice`s of ascending runs
+    /// and `Concat`s (a `Gather` only where a border needs more than 64 slices).
+    TractGpu,
 }
 
 impl Target {
     /// Every target, as [`Target::name`] lists them.
-    pub const ALL: [Target; 4] = [
+    pub const ALL: [Target; 5] = [
         Target::Portable,
         Target::OnnxRuntime,
         Target::Tract,
         Target::CandleOnnx,
+        Target::TractGpu,
     ];
 
     /// The target as `padkit lower --target` names it.
@@ -55,17 +62,17 @@ impl Target {
             Target::OnnxRuntime => "onnxruntime",
             Target::Tract => "tract",
             Target::CandleOnnx => "candle-onnx",
+            Target::TractGpu => "tract-gpu",
         }
     }
 
-    /// Whether the lowering reads a border of one or two runs of positions, descending ones
-    /// included, by `Slice`s (steps of -1) rather than a `Gather`: for ONNX Runtime, whose
-    /// `Gather` copies element by element along the last axis (a symmetric pad by 4 of
-    /// [1, 64, 128, 128] on H and W: ×2.6 its reflect Pad with slices, ×4.5 with gathers;
-    /// docs/lower.md). The portable lowering gathers: candle-onnx's `Slice` takes no
-    /// negative step.
-    pub(crate) fn slices_runs(self) -> bool {
-        self == Target::OnnxRuntime
+    /// How the lowering for this target reads the positions of a Pad's borders.
+    pub(crate) fn borders(self) -> Borders {
+        match self {
+            Target::Portable | Target::Tract | Target::CandleOnnx => Borders::Gathered,
+            Target::OnnxRuntime => Borders::SlicedRuns,
+            Target::TractGpu => Borders::AscendingSlices,
+        }
     }
 
     /// Whether this target's own Pad computes `pad` exactly as padkit's core does.
@@ -79,6 +86,7 @@ impl Target {
             Target::OnnxRuntime => onnxruntime(pad),
             Target::Tract => tract(pad),
             Target::CandleOnnx => candle_onnx(pad),
+            Target::TractGpu => pad.mode == PadMode::Constant && tract(pad),
         }
     }
 }
@@ -88,6 +96,29 @@ impl fmt::Display for Target {
         f.write_str(self.name())
     }
 }
+
+/// How a lowering reads the positions of a border (the part of a padded axis that is not
+/// the data): a `Slice` where they are one ascending run, else as below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Borders {
+    /// A `Gather` of the positions: the portable form (candle-onnx's `Slice` takes no
+    /// negative step).
+    Gathered,
+    /// A `Slice` per run where the positions are one or two runs, descending ones by a
+    /// step of -1, else a `Gather`: for ONNX Runtime, whose `Gather` copies element by
+    /// element along the last axis (a symmetric pad by 4 of [1, 64, 128, 128] on H and W:
+    /// ×2.3 its reflect Pad sliced, ×3.7 gathered; docs/lower.md).
+    SlicedRuns,
+    /// A `Slice` of step 1 per ascending run, one position wide where the positions
+    /// descend, up to [`MAX_BORDER_SLICES`] of them (a `Gather` beyond), in `Slice`'s
+    /// attribute form before opset 10; and `Concat` at every opset: tract's GPU
+    /// translators take core `Slice` and `TypedConcat` of every type, `Gather` of f32 and
+    /// f16 only, and no strided slice.
+    AscendingSlices,
+}
+
+/// The most `Slice`s a border is read by ([`Borders::AscendingSlices`]).
+pub(crate) const MAX_BORDER_SLICES: usize = 64;
 
 /// A target name padkit-lower does not know.
 #[derive(Debug, thiserror::Error)]

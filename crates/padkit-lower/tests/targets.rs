@@ -95,6 +95,12 @@ fn candle_onnx_keeps_only_cases_candle_onnx_passes() {
 }
 
 #[test]
+fn tract_gpu_keeps_only_cases_stock_tract_passes() {
+    let (kept, passes) = grade(Target::TractGpu, "padkit.json", "stock-tract");
+    assert_eq!((kept, passes), (869, 1959));
+}
+
+#[test]
 fn portable_keeps_nothing() {
     assert_eq!(grade(Target::Portable, "peers.json", "onnxruntime").0, 0);
 }

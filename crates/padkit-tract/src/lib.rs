@@ -27,6 +27,7 @@ mod center_crop_pad;
 mod dim;
 mod eval;
 mod expansion;
+pub mod gpu;
 mod loader;
 pub mod nnef;
 mod op;

@@ -2,8 +2,9 @@
 //! `tract` (the whole model through `padkit_tract::onnx()` with padkit's `If`) and `burn` (Pad graphs
 //! through padkit-burn); and the stock engines padkit is measured against: tract-onnx
 //! (`stock-tract`) and Burn's own `Tensor::pad` (`stock-burn`); and stock tract-onnx on the
-//! model lowered by padkit-lower (`lowered-tract`) or lowered for tract, keeping the Pads
-//! stock tract runs right (`targeted-tract`); and whole models through candle-onnx, with
+//! model lowered by padkit-lower (`lowered-tract`), lowered for tract, keeping the Pads
+//! stock tract runs right (`targeted-tract`), or lowered for tract's GPU runtimes
+//! (`targeted-tract-gpu`, run on the CPU); and whole models through candle-onnx, with
 //! padkit-candle's Pads (`candle`), with those lowered for candle-onnx (`targeted-candle`)
 //! or with its own (`stock-candle`), which only a build with the `candle` feature holds
 //! (candle-onnx's build needs `protoc`).
@@ -61,6 +62,10 @@ pub enum Engine {
     /// The model lowered by padkit-lower for stock tract (`--target tract`: the Pads stock
     /// tract runs right kept), then run whole through stock tract-onnx.
     TargetedTract,
+    /// The model lowered by padkit-lower for tract's GPU runtimes (`--target tract-gpu`:
+    /// only ops they run on the device), then run whole through stock tract-onnx on the
+    /// CPU.
+    TargetedTractGpu,
     /// The whole model through padkit-candle's `onnx::simple_eval` (candle-onnx with
     /// every Pad lowered first).
     Candle,
@@ -121,6 +126,7 @@ impl Engine {
             Engine::StockBurn => "stock-burn",
             Engine::LoweredTract => "lowered-tract",
             Engine::TargetedTract => "targeted-tract",
+            Engine::TargetedTractGpu => "targeted-tract-gpu",
             Engine::Candle => "candle",
             Engine::TargetedCandle => "targeted-candle",
             Engine::StockCandle => "stock-candle",
@@ -154,11 +160,11 @@ pub fn run(
         Engine::Burn | Engine::StockBurn => Err(engine.not_built()),
         Engine::Tract => tract::run(tract::padkit_framework(), model, inputs, max_output_bytes),
         Engine::StockTract => tract::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
-        Engine::LoweredTract | Engine::TargetedTract => {
-            let target = if engine == Engine::TargetedTract {
-                Target::Tract
-            } else {
-                Target::Portable
+        Engine::LoweredTract | Engine::TargetedTract | Engine::TargetedTractGpu => {
+            let target = match engine {
+                Engine::TargetedTract => Target::Tract,
+                Engine::TargetedTractGpu => Target::TractGpu,
+                _ => Target::Portable,
             };
             let options = padkit_lower::Options::default()
                 .with_max_output_bytes(max_output_bytes)
