@@ -153,7 +153,7 @@ pub(crate) fn lower_pad(
         .with_axes(axes)
         .with_interior(pad.interior)
         .with_mode(pad.mode);
-    if let Some(out) = kept(walk, node, pad.opset, (dtype, &shape), &spec, &fill) {
+    if let Some(out) = kept(walk, node, scope, pad.opset, (dtype, &shape), &spec, &fill) {
         scope.types.insert(y.to_string(), (dtype, out));
         return Ok(Rewrite::Kept);
     }
@@ -163,11 +163,13 @@ pub(crate) fn lower_pad(
 /// The output extents of Pad `node` (of opset `opset`, of data of element type and extents
 /// `typed`, padded by `spec` with `fill`) where the walk's target keeps the node as it is
 /// ([`crate::Target`]): only a Pad that padkit's core accepts on the extents known when
-/// the model is read, within the output limit, so that a target refuses what the portable
-/// lowering refuses.
+/// the model is read, within the output limit, so that every target refuses a bad Pad as
+/// the portable lowering does (a Pad the portable lowering cannot write, an index map
+/// above [`MAX_MAP_LEN`] say, a target may keep).
 fn kept(
     walk: &Walk<'_>,
     node: &NodeProto,
+    scope: &Scope,
     opset: i64,
     typed: (DType, &[Option<usize>]),
     spec: &PadSpec,
@@ -209,6 +211,10 @@ fn kept(
         axes,
         inputs: node.input.len(),
         fill_fed: matches!(fill, Fill::Value { .. }),
+        value_input: (node.input.get(2))
+            .filter(|name| !name.is_empty())
+            .map(|name| scope.type_of(name).is_some_and(|(_, s)| s.is_empty())),
+        value_attribute: node.attribute.iter().any(|a| a.name == "value"),
     };
     walk.options.target.keeps(&pad).then_some(out)
 }

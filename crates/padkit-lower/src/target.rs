@@ -162,6 +162,11 @@ pub(crate) struct KnownPad {
     pub(crate) inputs: usize,
     /// The fill value is fed at run time (not an attribute or a constant).
     pub(crate) fill_fed: bool,
+    /// The node has a `constant_value` input (opset 11 on), and whether it is declared or
+    /// known as a scalar (rank 0; ONNX also allows one element of rank 1).
+    pub(crate) value_input: Option<bool>,
+    /// The node carries a `value` attribute (Pad's before opset 11; a stray one after).
+    pub(crate) value_attribute: bool,
 }
 
 impl KnownPad {
@@ -193,13 +198,14 @@ fn reflect_inside(d: usize, a: &AxisPad) -> bool {
     d >= 2 && width(a.begin) < d && width(a.end) < d
 }
 
-/// ONNX Runtime's CPU `Pad` (`onnxruntime/core/providers/cpu/tensor/pad.cc`): registered
-/// from opset 2 for float and double, from 11 for the 8-, 32- and 64-bit integers and
-/// float16, bool from 13, bfloat16 from 21; constant, reflect and edge, wrap from 19. It
-/// crops first, then pads: a mode other than constant fails where a cropped extent is 0, reflect where a reflected axis keeps fewer than 2 positions or a
-/// pad is above its extent less one; wrap repeats periodically, as numpy's does, but fails
-/// on empty data. Rank 0 is refused. Extents are needed only where a non-constant mode pads or where anything
-/// crops.
+/// ONNX Runtime 1.32's CPU `Pad` (`onnxruntime/core/providers/cpu/tensor/pad.cc`): from
+/// opset 2 for float and double, from 11 for the 8-, 32- and 64-bit integers and float16,
+/// bool from 13, bfloat16 from 21 (as 1.32 runs them on the suite: the source at hand is
+/// newer); constant, reflect and edge, wrap from 19. It crops first, then pads: a mode
+/// other than constant fails where a cropped extent is 0, reflect where a reflected axis
+/// keeps fewer than 2 positions or a pad is above its extent less one; wrap repeats
+/// periodically, as numpy's does, but fails on empty data. Rank 0 is refused. Extents are
+/// needed only where a non-constant mode pads or where anything crops.
 fn onnxruntime(p: &KnownPad) -> bool {
     use DType::*;
     let from_11 = [Float16, Int8, Int32, Int64, UInt8, UInt32, UInt64];
@@ -240,9 +246,11 @@ fn onnxruntime(p: &KnownPad) -> bool {
 
 /// Stock tract-onnx's `Pad` (`tract-onnx-0.23.9/src/ops/array/pad.rs` and tract-core's
 /// `ops/array/pad.rs`): opsets 2–10 by attributes, 11 on by inputs; constant, reflect and
-/// edge (wrap is refused); the constant value must be a constant. tract adds negative pads
-/// to unsigned extents (it overflows), and reflect reads outside the axis where a pad
-/// reaches its extent. Its `Pad` takes every numeric type tract holds but not bool.
+/// edge (wrap is refused). From opset 11 a `constant_value` input must be a constant
+/// scalar, and tract pads with it whatever the mode (`Pad18::wire`); it reads a `value`
+/// attribute at every opset. tract adds negative pads to unsigned extents (it overflows),
+/// and reflect reads outside the axis where a pad reaches its extent. Its `Pad` takes every
+/// numeric type tract holds but not bool.
 fn tract(p: &KnownPad) -> bool {
     use DType::*;
     let typed = matches!(
@@ -260,7 +268,13 @@ fn tract(p: &KnownPad) -> bool {
             | UInt64
     );
     let moded = matches!(p.mode, PadMode::Constant | PadMode::Reflect | PadMode::Edge);
-    if p.opset < 2 || !typed || !moded || p.fill_fed || !p.no_crop() {
+    // Pad-11 on: a `constant_value` input makes tract pad with it whatever the mode, and
+    // it must be a scalar; tract reads a `value` attribute at every opset
+    let value = match p.value_input {
+        Some(scalar) => scalar && p.mode == PadMode::Constant && !p.fill_fed,
+        None => p.opset < 11 || !p.value_attribute,
+    };
+    if p.opset < 2 || !typed || !moded || !value || !p.no_crop() {
         return false;
     }
     p.touched().all(|(d, a)| match p.mode {
@@ -272,7 +286,8 @@ fn tract(p: &KnownPad) -> bool {
 /// candle-onnx's `Pad` (`candle-onnx-0.11.1/src/eval.rs`, the `"Pad"` arm): reflect only,
 /// pads read from input 1 (so from opset 11; the attributes of opsets 1–10 are not read),
 /// no third input (even an empty one), pads cast to `usize` (negative ones go wrong), an
-/// axis of one position keeps its size, and an empty padded axis divides by zero. Its
+/// axis of one position keeps its size, and so does an empty one (reflect of it is an
+/// error in padkit's core). Its
 /// reflect repeats periodically where pads are wider than the axis, as numpy's does. Types
 /// are those candle-onnx holds (bool as uint8).
 fn candle_onnx(p: &KnownPad) -> bool {

@@ -104,3 +104,57 @@ fn tract_gpu_keeps_only_cases_stock_tract_passes() {
 fn portable_keeps_nothing() {
     assert_eq!(grade(Target::Portable, "peers.json", "onnxruntime").0, 0);
 }
+
+/// Pads the suite does not hold, where stock tract's own Pad differs from padkit's core: a
+/// `constant_value` input in reflect or edge mode (tract pads with it whatever the mode),
+/// one of shape [1] (tract takes scalars only) and a stray `value` attribute at opset 11
+/// (tract reads it at every opset). The `tract` target lowers them, and the lowered models
+/// give padkit's answers on stock tract.
+#[test]
+fn tract_lowers_the_pads_its_own_pad_reads_otherwise() {
+    use padkit::Tensor;
+    use padkit_onnx::model::Feed;
+    use padkit_onnx::pb::AttributeProto;
+    use padkit_onnx::pb::attribute_proto::AttributeType;
+    use tract_onnx::prelude::*;
+    let x = || Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let seven = |shape: &[usize]| Tensor::from_slice(shape, &[7.0f32]).unwrap();
+    let model = |mode: &str, value: Option<Tensor>| {
+        let m = PadModel::new(11, mode, x(), vec![0, 1, 0, 1], Feed::Initializer);
+        match value {
+            Some(v) => m.with_value(v, Feed::Initializer),
+            None => m,
+        }
+        .proto()
+    };
+    let mut stray = model("constant", None);
+    stray.graph.as_mut().unwrap().node[0]
+        .attribute
+        .push(AttributeProto {
+            name: "value".into(),
+            r#type: AttributeType::Float as i32,
+            f: 5.0,
+            ..Default::default()
+        });
+    let reflect = [2.0, 1.0, 2.0, 3.0, 2.0, 5.0, 4.0, 5.0, 6.0, 5.0];
+    let edge = [1.0, 1.0, 2.0, 3.0, 3.0, 4.0, 4.0, 5.0, 6.0, 6.0];
+    let constant = |fill: f32| [fill, 1.0, 2.0, 3.0, fill, fill, 4.0, 5.0, 6.0, fill];
+    let cases = [
+        (model("reflect", Some(seven(&[]))), reflect),
+        (model("edge", Some(seven(&[]))), edge),
+        (model("constant", Some(seven(&[1]))), constant(7.0)),
+        (stray, constant(0.0)),
+    ];
+    let options = Options::default().with_target(Target::Tract);
+    for (original, want) in cases {
+        let lowered = lower_with(&original, &options).unwrap();
+        assert!(!holds_pad(lowered.graph.as_ref().unwrap()), "{original:?}");
+        let plan = tract_onnx::onnx()
+            .model_for_proto_model(&padkit_tract::tract_proto(&lowered).unwrap())
+            .and_then(|m| m.into_runnable())
+            .unwrap();
+        let x = padkit_tract::to_tract(&x()).unwrap();
+        let got = padkit_tract::from_tract(&plan.run(tvec![x.into()]).unwrap()[0]).unwrap();
+        assert_eq!(got, Tensor::from_slice(&[2, 5], &want).unwrap());
+    }
+}
