@@ -2,8 +2,9 @@
 //! of `docs/conformance.md` is exactly what
 //!
 //! ```sh
-//! cargo run -p padkit-cli -- suite table docs/conformance/padkit.json \
-//!     docs/conformance/peers.json --update docs/conformance.md
+//! cargo run -p padkit-cli -- suite table docs/conformance/padkit.json docs/conformance/peers.json \
+//!     docs/conformance/openvino.json docs/conformance/tinygrad.json docs/conformance/tvm.json \
+//!     docs/conformance/onnx2torch.json docs/conformance/rten.json --update docs/conformance.md
 //! ```
 //!
 //! makes of them (the command that page gives to regenerate it), and the README's row of it
@@ -14,13 +15,19 @@ use padkit_cli::table_splice::{spaced, splice};
 use padkit_conformance::Report;
 
 /// The reports, in column order: padkit's engines and the stock Rust engines (`padkit
-/// conformance --report json`), then the peers (`tests/peers/run.py`).
+/// conformance --report json`), then the peers (`tests/peers/run.py`), then the wider
+/// matrix (`tests/peers/run.py --engine RUNTIME`, `tools/rten-peer`).
 /// The page that holds the whole table.
 const TABLE: &str = "docs/conformance.md";
 
-const REPORTS: [&str; 2] = [
+const REPORTS: [&str; 7] = [
     "docs/conformance/padkit.json",
     "docs/conformance/peers.json",
+    "docs/conformance/openvino.json",
+    "docs/conformance/tinygrad.json",
+    "docs/conformance/tvm.json",
+    "docs/conformance/onnx2torch.json",
+    "docs/conformance/rten.json",
 ];
 
 fn read(rel: &str) -> String {
@@ -40,6 +47,11 @@ fn the_table_is_generated_from_the_reports_beside_it() {
         "stock-burn",
         "onnxruntime",
         "onnx-reference",
+        "openvino",
+        "tinygrad",
+        "tvm",
+        "onnx2torch",
+        "rten",
     ] {
         assert!(
             merged.engines.iter().any(|e| e == engine),

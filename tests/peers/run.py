@@ -268,6 +268,26 @@ def run_reference(case_dir):
     return ReferenceEvaluator(model).run(None, feeds)[0]
 
 
+def run_matrix(name):
+    """The engine of runtime `name` of the wider matrix (tests/peers/runtimes.py): the
+    runtime's own error where it refuses the model, untested where the harness cannot
+    hand it the case's types."""
+    import runtimes
+
+    def run(case_dir):
+        model = load_model(case_dir)
+        limit = runtimes.binding_limit(name, model)
+        if limit is not None:
+            raise NotRun(limit)
+        feeds = load_feeds(case_dir, model)
+        return runtimes.RUNNERS[name](os.path.join(case_dir, "model.onnx"), model, feeds)
+
+    return run
+
+
+# The engines CI grades (docs/conformance/peers.json).
+DEFAULT_ENGINES = ["onnxruntime", "onnx-reference", "onnxruntime-lowered", "onnxruntime-targeted"]
+
 ENGINES = {
     "onnxruntime": run_onnxruntime,
     "onnx-reference": run_reference,
@@ -275,7 +295,16 @@ ENGINES = {
     "onnxruntime-lowered": run_onnxruntime_lowered,
     # the same, lowered for ONNX Runtime (`padkit lower --target onnxruntime`)
     "onnxruntime-targeted": run_onnxruntime_targeted,
+    # the wider matrix, one report each (docs/conformance/RUNTIME.json)
+    "openvino": run_matrix("openvino"),
+    "tinygrad": run_matrix("tinygrad"),
+    "tvm": run_matrix("tvm"),
+    "onnx2torch": run_matrix("onnx2torch"),
 }
+
+# The address space a worker of the wider matrix may take: a runtime that would allocate
+# past it fails its case (a refusal or a crash), not the machine.
+MATRIX_MEMORY_BYTES = 12 << 30
 
 
 # The types in which any NaN matches any NaN, as padkit_conformance::compare has them;
@@ -384,6 +413,12 @@ def tally(report, engine):
 
 
 def worker(engine, jobs, results):
+    import runtimes
+
+    if engine in runtimes.MODULES:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (MATRIX_MEMORY_BYTES, MATRIX_MEMORY_BYTES))
     for case_dir, entry in iter(jobs.get, None):
         try:
             results.put(grade(engine, case_dir, entry))
@@ -418,14 +453,22 @@ def main():
     parser.add_argument("--engine", choices=sorted(ENGINES), action="append")
     parser.add_argument("--padkit", help="the padkit binary, for the lowered engines")
     args = parser.parse_args()
-    engines = args.engine or sorted(ENGINES, key=list(ENGINES).index)
+    engines = args.engine or DEFAULT_ENGINES
+    import runtimes
+
+    for engine in engines:
+        if engine in runtimes.MODULES and not runtimes.installed(engine):
+            sys.exit(f"not run: {engine} is not installed (tests/peers/requirements-matrix.txt)")
     if any(e.startswith("onnxruntime-") for e in engines):
         if not args.padkit:
             parser.error("the lowered engines need --padkit PATH (the binary that lowers)")
         os.environ["PADKIT_BIN"] = os.path.abspath(args.padkit)
     with open(os.path.join(args.suite, "manifest.json")) as f:
         manifest = json.load(f)
+    import digest
+
     report = {"engines": engines, "cases": []}
+    versions = {e: runtimes.version(e) for e in engines if e in runtimes.MODULES}
     for entry in manifest["cases"]:
         report["cases"].append({"name": entry["name"], "tags": entry["tags"], "results": {}})
     ctx = mp.get_context("spawn")
@@ -469,7 +512,11 @@ def main():
     compact = {"separators": (",", ":"), "ensure_ascii": False}
     lines = [json.dumps(c, **compact) for c in report["cases"]]
     with open(args.out, "w") as f:
-        f.write(f'{{"engines": {json.dumps(engines, **compact)},\n"cases": [\n')
+        f.write(f'{{"engines": {json.dumps(engines, **compact)},\n')
+        f.write(f'"suite": {json.dumps(digest.suite_identity(manifest), **compact)},\n')
+        if versions:
+            f.write(f'"versions": {json.dumps(versions, **compact)},\n')
+        f.write('"cases": [\n')
         f.write(",\n".join(lines))
         f.write("\n]}\n")
 

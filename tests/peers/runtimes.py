@@ -1,0 +1,156 @@
+"""The runtimes of the wider conformance matrix, as engines of tests/peers/run.py: each
+runs a case of padkit's exported suite through the runtime's own ONNX import and gives its
+first output as a numpy array.
+
+    openvino    OpenVINO's `Core.read_model` and `compile_model(…, "CPU")`
+    tinygrad    tinygrad's `OnnxRunner` (tinygrad.nn.onnx) on its CPU device, which compiles
+                its kernels with clang
+    tvm         TVM Relax's ONNX frontend (`relax.frontend.onnx.from_onnx`), compiled for
+                `llvm` and run on its virtual machine
+    onnx2torch  onnx2torch's `convert`, run by PyTorch on the CPU
+    rten        rten 0.27, a Rust runtime, through tools/rten-peer's `--run` (a release
+                build at $RTEN_PEER or target/release/rten-peer), which grades the suite
+                itself; here for the defects page's reducer and reproducers
+
+Versions are pinned in tests/peers/requirements-matrix.txt. `installed(name)` says whether
+a runtime can be imported; run.py refuses to grade one that cannot ("not run: RUNTIME is
+not installed") rather than write a column of refusals.
+"""
+
+import importlib.util
+import os
+
+# The module each runtime is imported as.
+MODULES = {
+    "openvino": "openvino",
+    "tinygrad": "tinygrad",
+    "tvm": "tvm",
+    "onnx2torch": "onnx2torch",
+}
+
+# The element types numpy holds only as ml_dtypes arrays (ONNX codes), which none of these
+# runtimes' Python APIs take or give back: a case declaring one is untested there.
+ML_DTYPES = {
+    16: "bfloat16", 17: "float8e4m3fn", 18: "float8e4m3fnuz", 19: "float8e5m2",
+    20: "float8e5m2fnuz", 21: "uint4", 22: "int4", 23: "float4e2m1", 24: "float8e8m0",
+    25: "uint2", 26: "int2",
+}
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def rten_peer():
+    """The tools/rten-peer binary."""
+    return os.environ.get("RTEN_PEER") or os.path.join(ROOT, "target", "release", "rten-peer")
+
+
+def installed(name):
+    """Whether runtime `name` can be imported (rten: tools/rten-peer is built) here."""
+    if name == "rten":
+        return os.path.exists(rten_peer())
+    return importlib.util.find_spec(MODULES[name]) is not None
+
+
+def version(name):
+    """The installed version of runtime `name`."""
+    from importlib.metadata import version as dist_version
+
+    if name == "rten":
+        return "0.27.0"  # pinned by tools/rten-peer/Cargo.toml
+    dist = {"tvm": "apache-tvm"}.get(name, name)
+    return dist_version(dist)
+
+
+def binding_limit(name, model):
+    """Why the harness cannot hand `model`'s inputs to runtime `name` or read its outputs
+    back as numpy arrays, or None: types numpy holds only through ml_dtypes, and strings
+    where the runtime's Python API takes no object arrays."""
+    strings = {"tinygrad", "tvm", "onnx2torch"}
+    for what, values in (("feed", model.graph.input), ("read", model.graph.output)):
+        for v in values:
+            code = v.type.tensor_type.elem_type if v.type.HasField("tensor_type") else 0
+            # rten holds float32, int32, int8 and uint8 tensors, and int64 as int32
+            if name == "rten" and code not in (1, 2, 3, 6, 7):
+                return f"the harness cannot {what} type {code} with rten (it holds no such tensor)"
+            if code in ML_DTYPES:
+                return (f"the harness cannot {what} {ML_DTYPES[code]} with {name} (numpy holds "
+                        f"it only as an ml_dtypes array, which {name}'s Python API does not take)")
+            if code == 8 and name in strings:
+                return f"the harness cannot {what} strings with {name} (its tensors hold numbers only)"
+    return None
+
+
+def run_openvino(model_path, model, feeds):
+    import openvino as ov
+
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(model_path), "CPU")
+    return compiled(feeds)[0]
+
+
+def run_tinygrad(model_path, model, feeds):
+    os.environ.setdefault("DEV", "CPU")
+    from tinygrad import Tensor
+    from tinygrad.nn.onnx import OnnxRunner
+
+    runner = OnnxRunner(model_path)
+    out = runner({name: Tensor(x) for name, x in feeds.items()})
+    return out[model.graph.output[0].name].numpy()
+
+
+def run_tvm(model_path, model, feeds):
+    import tvm
+    from tvm import relax
+    from tvm.relax.frontend.onnx import from_onnx
+
+    mod = from_onnx(model, keep_params_in_input=False)
+    vm = relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
+    inputs = [tvm.runtime.tensor(feeds[i.name]) for i in model.graph.input]
+    out = vm["main"](*inputs)
+    if isinstance(out, (list, tuple)) or type(out).__name__ == "Array":
+        out = out[0]
+    return out.numpy()
+
+
+def run_onnx2torch(model_path, model, feeds):
+    import torch
+    from onnx2torch import convert
+
+    net = convert(model).eval()
+    with torch.no_grad():
+        out = net(*[torch.from_numpy(feeds[i.name].copy()) for i in model.graph.input])
+    if isinstance(out, (list, tuple)):
+        out = out[0]
+    return out.numpy()
+
+
+def run_rten(model_path, model, feeds):
+    import shutil
+    import subprocess
+    import tempfile
+
+    import onnx
+    from onnx import numpy_helper
+
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(model_path, os.path.join(d, "model.onnx"))
+        for k, gi in enumerate(model.graph.input):
+            tensor = numpy_helper.from_array(feeds[gi.name], gi.name)
+            onnx.save_tensor(tensor, os.path.join(d, f"input_{k}.pb"))
+        out = os.path.join(d, "out.pb")
+        done = subprocess.run([rten_peer(), "--run", d, out], capture_output=True, text=True)
+        if done.returncode < 0 or done.returncode == 101:
+            os.abort()  # rten died or panicked: so does the worker, a crash of the case
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr.strip())
+        return numpy_helper.to_array(onnx.load_tensor(out))
+
+
+RUNNERS = {
+    "openvino": run_openvino,
+    "tinygrad": run_tinygrad,
+    "tvm": run_tvm,
+    "onnx2torch": run_onnx2torch,
+    "rten": run_rten,
+}
