@@ -13,8 +13,8 @@ The smallest case of a group is found by a reducer that can fail: from the group
 with the fewest output elements, it shrinks the data's extents, the pads toward zero and
 the data's values to 1, 2, 3, …, one step at a time, keeping a step only where the runtime
 still answers wrong (or still crashes) and padkit's core (`padkit run --engine core`)
-still answers as the case's class says; the runtime runs in a worker process that is
-replaced when it dies. `--run-reproducers` runs each reproducer of the page as a runtime
+still answers as the case's class says; the runtime runs in a worker process (12 GiB of
+address space) that is replaced when it dies. `--run-reproducers` runs each reproducer of the page as a runtime
 author would paste it, and checks that the runtime's answer still differs from the one the
 page expects and that padkit's core gives that expected answer on the reproducer's model.
 `--check-report` needs no runtime: every wrong answer and crash of the committed report
@@ -203,7 +203,14 @@ def core(padkit, model, feeds, tmp):
     return ("ok", onnx.numpy_helper.to_array(onnx.load_tensor(os.path.join(out, "y.pb"))))
 
 
+# The address space a runtime may take on one case, as tests/peers/run.py gives it.
+MEMORY_BYTES = 12 << 30
+
+
 def runtime_worker(runtime, jobs, results):
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     for path, feeds in iter(jobs.get, None):
         import onnx
 

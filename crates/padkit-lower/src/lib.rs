@@ -91,8 +91,8 @@ pub const PORTABLE_OPS: [&str; 10] = [
 pub enum LowerError {
     /// The model is malformed: it fails the checks ONNX Runtime makes when it loads a
     /// model, or a Pad node's attributes are not those of its version.
-    #[error("{0:#}")]
-    Model(anyhow::Error),
+    #[error("{0}")]
+    Model(String),
     /// A Pad that cannot run on its data (pads that do not fit, a crop past the axis, an
     /// operand of the wrong type…): the original model fails there too.
     #[error("{node}: {source}")]
@@ -137,12 +137,17 @@ impl LowerError {
         }
     }
 
+    /// The error of a malformed model, its causes joined (as anyhow's `{:#}` shows them).
+    fn model(e: anyhow::Error) -> LowerError {
+        LowerError::Model(format!("{e:#}"))
+    }
+
     /// An error of padkit-onnx's reader of Pad nodes: a [`LowerError::Pad`] where the node
     /// breaks a rule of its Pad version, else the model is malformed.
     fn read(node: &NodeProto, e: PadNodeError) -> LowerError {
         match e {
             PadNodeError::Pad { source, .. } => LowerError::pad(node, source),
-            e => LowerError::Model(e.into()),
+            e => LowerError::Model(format!("{:#}", anyhow::Error::from(e))),
         }
     }
 }
@@ -219,7 +224,7 @@ pub fn lower(model: &ModelProto) -> Result<ModelProto, LowerError> {
 /// a Pad this version does not rewrite (a Pad in a model-local function's body or in a
 /// training graph among them).
 pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, LowerError> {
-    padkit_onnx::graph::check_model(model).map_err(LowerError::Model)?;
+    padkit_onnx::graph::check_model(model).map_err(LowerError::model)?;
     graph::refuse_unreached(model)?;
     let mut lowered = model.clone();
     let mut graph = lowered.graph.take().unwrap_or_default();

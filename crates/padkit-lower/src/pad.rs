@@ -42,7 +42,7 @@ pub(crate) fn lower_pad(
         .map(String::as_str)
         .collect();
     let (Some(&x), Some(y)) = (given.first(), node.output.first()) else {
-        return Err(LowerError::Model(anyhow::anyhow!(
+        return Err(LowerError::Model(format!(
             "{} has no data input or no output",
             describe(node)
         )));
@@ -61,7 +61,7 @@ pub(crate) fn lower_pad(
     padkit::onnx::check_type(dtype, pad.opset).map_err(|e| LowerError::pad(node, e))?;
     let input = |ix: usize| {
         given.get(ix).copied().ok_or_else(|| {
-            LowerError::Model(anyhow::anyhow!("{} lacks input {ix}", describe(node)))
+            LowerError::Model(format!("{} lacks input {ix}", describe(node)))
         })
     };
     let axes_name = pad.axes_input.map(input).transpose()?;
@@ -327,7 +327,7 @@ pub(crate) fn lower_center_crop_pad(
     let (Some(x), Some(target), Some(y)) =
         (node.input.first(), node.input.get(1), node.output.first())
     else {
-        return Err(LowerError::Model(anyhow::anyhow!(
+        return Err(LowerError::Model(format!(
             "{} takes inputs data and shape and has one output",
             describe(node)
         )));
@@ -342,7 +342,7 @@ pub(crate) fn lower_center_crop_pad(
             ints(t)
         }
         Some(t) => {
-            return Err(LowerError::Model(anyhow::anyhow!(
+            return Err(LowerError::Model(format!(
                 "{}: input 'shape' must be a 1-D int32 or int64 tensor, it is {} of shape {:?}",
                 describe(node),
                 t.dtype(),
@@ -362,7 +362,7 @@ pub(crate) fn lower_center_crop_pad(
         .map(|a| a.ints.clone())
         .unwrap_or_else(|| (0..shape.len() as i64).collect());
     if axes.len() != targets.len() {
-        return Err(LowerError::Model(anyhow::anyhow!(
+        return Err(LowerError::Model(format!(
             "{}: shape has {} extents for {} axes",
             describe(node),
             targets.len(),
@@ -379,7 +379,7 @@ pub(crate) fn lower_center_crop_pad(
             )));
         };
         let diff = t.checked_sub(d as i64).filter(|_| t >= 0).ok_or_else(|| {
-            LowerError::Model(anyhow::anyhow!(
+            LowerError::Model(format!(
                 "{}: axis {axis}: target extent {t} is negative",
                 describe(node)
             ))
