@@ -60,9 +60,10 @@ pub(crate) fn lower_pad(
         })?;
     padkit::onnx::check_type(dtype, pad.opset).map_err(|e| LowerError::pad(node, e))?;
     let input = |ix: usize| {
-        given.get(ix).copied().ok_or_else(|| {
-            LowerError::Model(format!("{} lacks input {ix}", describe(node)))
-        })
+        given
+            .get(ix)
+            .copied()
+            .ok_or_else(|| LowerError::Model(format!("{} lacks input {ix}", describe(node))))
     };
     let axes_name = pad.axes_input.map(input).transpose()?;
     // axes fed at run time: their declared type checked here, their values by the graph
