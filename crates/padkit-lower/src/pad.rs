@@ -181,28 +181,18 @@ fn kept(
         return None;
     }
     let axes = spec.resolve(shape.len()).ok()?;
-    let out = match shape.iter().copied().collect::<Option<Vec<usize>>>() {
-        Some(known) => {
-            let out = padkit::output_shape(&known, spec).ok()?;
-            check_size(&out, dtype, walk.options.max_output_bytes).ok()?;
-            out.into_iter().map(Some).collect()
-        }
-        None => {
-            // the known extents as the core computes them; an unknown one stays unknown
-            let mut out = vec![];
-            for (d, a) in shape.iter().zip(&axes) {
-                out.push(match *d {
-                    Some(d) => {
-                        let known = [d];
-                        let spec = PadSpec::new(vec![a.begin, a.end]).with_mode(spec.mode);
-                        Some(padkit::output_shape(&known, &spec).ok()?[0])
-                    }
-                    None => None,
-                });
-            }
-            out
-        }
-    };
+    // each known extent as the core computes it; an unknown one stays unknown
+    let out = (shape.iter().zip(&axes).enumerate())
+        .map(|(axis, (d, a))| match d {
+            Some(d) => padkit::shape::axis_output(axis, d, a, spec.mode)
+                .ok()
+                .map(Some),
+            None => Some(None),
+        })
+        .collect::<Option<Vec<Option<usize>>>>()?;
+    if let Some(known) = out.iter().copied().collect::<Option<Vec<usize>>>() {
+        check_size(&known, dtype, walk.options.max_output_bytes).ok()?;
+    }
     let pad = KnownPad {
         onnx_pad: node.op_type == "Pad" && padkit::onnx::is_default_domain(&node.domain),
         opset,

@@ -125,8 +125,7 @@ fn from_rten(v: Value, dtype: DType) -> Result<Tensor, String> {
         Value::UInt8Tensor(t) => (t.shape().to_vec(), t.to_vec()),
         _ => return Err("rten gave no tensor".into()),
     };
-    // the bytes of rten's element type, read as the expected type: a float where a double
-    // is expected differs in size, and the comparison names it
+    // a Pad's output has its data's type, one `to_rten` fed (int64 as int32, widened above)
     Tensor::new(dtype, shape, Data::Bytes(bytes)).map_err(|e| format!("{e:#}"))
 }
 
