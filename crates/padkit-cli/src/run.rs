@@ -224,9 +224,10 @@ fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
 fn read_input(path: &Path) -> Result<Tensor> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let origin = path.display().to_string();
-    if path.extension().is_some_and(|e| e == "npy") {
+    let tensor = if path.extension().is_some_and(|e| e == "npy") {
         read_npy(&bytes, &origin)
     } else {
         decode_tensor(&bytes, &origin)
-    }
+    };
+    Ok(tensor?)
 }

@@ -10,31 +10,8 @@ use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 
+use crate::read::{Fill, Given};
 use crate::target::Borders;
-
-/// What constant-mode padding writes: one element known when the model is read, or a
-/// graph value (a `constant_value` input fed at run time) of the data's type.
-pub(crate) enum Fill {
-    /// A one-element tensor of the data's type.
-    Known(Tensor),
-    /// The value `name`, of element type `dtype`, one element at run time.
-    Value {
-        /// The value's name in the graph.
-        name: String,
-        /// The data's element type.
-        dtype: DType,
-    },
-}
-
-impl Fill {
-    /// The fill's element type: the data's.
-    pub(crate) fn dtype(&self) -> DType {
-        match self {
-            Fill::Known(t) => t.dtype(),
-            Fill::Value { dtype, .. } => *dtype,
-        }
-    }
-}
 
 /// Consecutive positions of an axis, read up or down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,14 +273,14 @@ impl<'n> Emitter<'n> {
         let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
         let dims = Tensor::from_slice(&[dims.len()], &dims).expect("a 1-D int64 shape");
         let fill = match fill {
-            Fill::Value { name, .. } => {
+            Given::Fed(name) => {
                 if let Some(axis) = shape.iter().position(|&d| d == 0) {
                     return Ok(self.empty_block(name, &dims, axis));
                 }
                 let dims = self.constant(&dims);
                 return Ok(self.expand(name, dims));
             }
-            Fill::Known(t) => t,
+            Given::Known(t) => t,
         };
         if constant_of_shape_takes(fill.dtype(), self.opset) {
             let dims = self.constant(&dims);
@@ -376,13 +353,13 @@ impl<'n> Emitter<'n> {
         }
         let dims = self.concat(parts, 0);
         let fill = match fill {
-            Fill::Value { name, .. } => return self.expand(name, dims),
-            Fill::Known(t) if !constant_of_shape_takes(t.dtype(), self.opset) => {
+            Given::Fed(name) => return self.expand(name, dims),
+            Given::Known(t) if !constant_of_shape_takes(t.dtype(), self.opset) => {
                 // a type ConstantOfShape does not take at this opset: its one element expanded
                 let value = self.constant(t);
                 return self.expand(&value, dims);
             }
-            Fill::Known(t) => t,
+            Given::Known(t) => t,
         };
         let value = AttributeProto {
             name: "value".into(),

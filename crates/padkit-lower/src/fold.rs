@@ -9,10 +9,7 @@
 use padkit::{DType, Tensor};
 use padkit_onnx::pb::NodeProto;
 
-use crate::graph::Scope;
-
-/// The most elements a folded tensor may hold.
-pub const MAX_ELEMENTS: usize = 4096;
+use crate::scope::{MAX_ELEMENTS, Scope};
 
 /// An integer tensor: its shape and its elements in row-major order.
 struct Ints {
@@ -434,8 +431,8 @@ mod tests {
     use padkit_onnx::pb::attribute_proto::AttributeType;
     use padkit_onnx::pb::{AttributeProto, NodeProto};
 
-    use super::{MAX_ELEMENTS, fold};
-    use crate::graph::Scope;
+    use super::fold;
+    use crate::scope::{MAX_ELEMENTS, Scope};
 
     fn ints(shape: &[usize], v: &[i64]) -> Tensor {
         Tensor::from_slice(shape, v).unwrap()

@@ -45,27 +45,37 @@
 //! assert!(!ops.contains(&"Pad"));
 //! ```
 
-mod dynamic;
+// A lowering's order: `graph` walks the model's graphs, knowing values through `scope`
+// (and `fold`); each Pad is `read` once, its strategy picked (`pick`: kept for the
+// target, or one of `known_map`, `borders`, `computed_map`), and emitted by that
+// strategy's module through `emit`; `widen` casts around the types the ops do not take;
+// `session` carries what the lowering writes from Pad to Pad.
+mod borders;
+mod computed_map;
 mod emit;
+mod error;
 mod fold;
 mod graph;
+mod known_map;
+mod options;
 mod pad;
+mod pick;
+mod read;
+mod scope;
+mod session;
 mod target;
 mod widen;
 
-pub use dynamic::RUN_TIME_OPS;
+pub use computed_map::RUN_TIME_OPS;
 pub use emit::MAX_BLOCK_BYTES;
-pub use pad::MAX_MAP_LEN;
+pub use error::LowerError;
+pub use options::{DEFAULT_MAX_CONSTANT_BYTES, Options};
 pub use target::{Target, UnknownTarget};
 
-/// The budget of constant bytes a lowering writes into a model unless
-/// [`Options::max_constant_bytes`] says otherwise: 1 GiB, half of the 2 GiB that protobuf
-/// allows a model held in one file.
-pub const DEFAULT_MAX_CONSTANT_BYTES: u64 = 1 << 30;
+use padkit_onnx::pb::ModelProto;
 
-use padkit::PadError;
-use padkit_onnx::pad_node::PadNodeError;
-use padkit_onnx::pb::{ModelProto, NodeProto};
+/// The longest index map a lowering writes into a model (as int64: 128 MiB).
+pub const MAX_MAP_LEN: usize = 1 << 24;
 
 /// The ops a lowered Pad is made of: ops that ONNX Runtime, stock tract-onnx 0.23.9 and
 /// candle-onnx 0.11.1 all evaluate in the forms the lowering writes (`Slice` from opset 10
@@ -85,124 +95,6 @@ pub const PORTABLE_OPS: [&str; 10] = [
     "Shape",
     "Slice",
 ];
-
-/// Why a model was not lowered.
-#[derive(Debug, thiserror::Error)]
-pub enum LowerError {
-    /// The model is malformed: it fails the checks ONNX Runtime makes when it loads a
-    /// model, or a Pad node's attributes are not those of its version.
-    #[error("{0}")]
-    Model(String),
-    /// A Pad that cannot run on its data (pads that do not fit, a crop past the axis, an
-    /// operand of the wrong type…): the original model fails there too.
-    #[error("{node}: {source}")]
-    Pad {
-        /// The node, as errors name it.
-        node: String,
-        /// Why it cannot run.
-        #[source]
-        source: PadError,
-    },
-    /// Lowering this Pad would bring the constants the lowering writes into the model
-    /// (index maps, fill blocks, border positions, over all its Pads) above the budget
-    /// ([`Options::max_constant_bytes`]): the original may run, the lowered model would be
-    /// too large.
-    #[error(
-        "{node}: lowering it would write more than {limit} bytes of constants into the \
-         model (the budget of Options::max_constant_bytes, `padkit lower \
-         --max-constant-bytes`)"
-    )]
-    Budget {
-        /// The node, as errors name it.
-        node: String,
-        /// The budget, in bytes.
-        limit: u64,
-    },
-    /// A Pad this version of padkit-lower does not rewrite, and why.
-    #[error("{node}: {why}")]
-    NotLowered {
-        /// The node, as errors name it.
-        node: String,
-        /// Why it is not lowered.
-        why: String,
-    },
-}
-
-impl LowerError {
-    /// `e`, raised on Pad node `node`.
-    fn pad(node: &NodeProto, e: PadError) -> LowerError {
-        LowerError::Pad {
-            node: padkit_onnx::graph::describe(node),
-            source: e,
-        }
-    }
-
-    /// The error of a malformed model, its causes joined (as anyhow's `{:#}` shows them).
-    fn model(e: anyhow::Error) -> LowerError {
-        LowerError::Model(format!("{e:#}"))
-    }
-
-    /// An error of padkit-onnx's reader of Pad nodes: a [`LowerError::Pad`] where the node
-    /// breaks a rule of its Pad version, else the model is malformed.
-    fn read(node: &NodeProto, e: PadNodeError) -> LowerError {
-        match e {
-            PadNodeError::Pad { source, .. } => LowerError::pad(node, source),
-            e => LowerError::Model(format!("{:#}", anyhow::Error::from(e))),
-        }
-    }
-}
-
-/// How [`lower_with`] lowers.
-///
-/// ```
-/// use padkit_lower::Target;
-/// let options = padkit_lower::Options::default()
-///     .with_max_output_bytes(1 << 30)
-///     .with_max_constant_bytes(1 << 20)
-///     .with_target(Target::OnnxRuntime);
-/// assert_eq!(options.max_output_bytes, Some(1 << 30));
-/// assert_eq!(options.max_constant_bytes, Some(1 << 20));
-/// assert_eq!(options.target, Target::OnnxRuntime);
-/// ```
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct Options {
-    /// Refuse Pads whose output would take more bytes than this (as padkit's engines
-    /// refuse to run them), with [`PadError::TooLarge`]. Outputs above `isize::MAX`
-    /// bytes, which no runtime can hold, are refused whatever the limit.
-    pub max_output_bytes: Option<u64>,
-    /// The most bytes of constants (index maps, fill blocks, border positions, slice
-    /// bounds) a lowering writes into the model, over all its Pads:
-    /// [`DEFAULT_MAX_CONSTANT_BYTES`] where `None`. Past it, [`LowerError::Budget`].
-    /// Each constant is also bounded alone ([`MAX_MAP_LEN`], [`MAX_BLOCK_BYTES`]), so what
-    /// a lowering holds in memory is the model, the constants it writes and one constant
-    /// more.
-    pub max_constant_bytes: Option<u64>,
-    /// The runtime the lowered model is for: the Pads its own `Pad` computes as padkit's
-    /// core does are left as they are ([`Target`]; every Pad is lowered for the default,
-    /// [`Target::Portable`]).
-    pub target: Target,
-}
-
-impl Options {
-    /// These options with the budget of constant bytes `bytes`.
-    pub fn with_max_constant_bytes(mut self, bytes: u64) -> Options {
-        self.max_constant_bytes = Some(bytes);
-        self
-    }
-
-    /// These options for runtime `target`.
-    pub fn with_target(mut self, target: Target) -> Options {
-        self.target = target;
-        self
-    }
-
-    /// These options with the output limit `bytes`.
-    pub fn with_max_output_bytes(mut self, bytes: u64) -> Options {
-        self.max_output_bytes = Some(bytes);
-        self
-    }
-}
 
 /// `model` with every Pad rewritten into [`PORTABLE_OPS`], after the checks ONNX Runtime
 /// makes when it loads a model ([`lower_with`] and default [`Options`]).
@@ -229,7 +121,7 @@ pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, L
     let mut lowered = model.clone();
     let mut graph = lowered.graph.take().unwrap_or_default();
     let mut walk = graph::Walk::new(model, options);
-    walk.graph(&mut graph, &graph::Scope::default())?;
+    walk.graph(&mut graph, &scope::Scope::default())?;
     lowered.graph = Some(graph);
     Ok(lowered)
 }

@@ -11,7 +11,7 @@ use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, NodeProto};
 
 use crate::emit::Names;
-use crate::graph::Scope;
+use crate::scope::Scope;
 
 /// `lowered`, the nodes Pad or CenterCropPad `node` became, computing in a wider type where
 /// its data's type needs one ([`wider`]); as they are otherwise.

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::error::{Context, Result};
 use crate::pb::ModelProto;
-use anyhow::{Context, Result};
 use prost::Message;
 
 use crate::proto::decode_tensor;

@@ -6,9 +6,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
+use crate::error::{Context, Result, bail, ensure};
 use crate::pb::tensor_proto::DataLocation;
 use crate::pb::{GraphProto, ModelProto, TensorProto};
-use anyhow::{Context, Result, bail, ensure};
 use padkit::DType;
 
 use crate::proto::dtype_and_shape;

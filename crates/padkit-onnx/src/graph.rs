@@ -5,11 +5,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::error::{Context, Result, bail, ensure};
 use crate::pb::tensor_shape_proto::{Dimension, dimension};
 use crate::pb::{
     GraphProto, ModelProto, NodeProto, TensorShapeProto, TypeProto, ValueInfoProto, type_proto,
 };
-use anyhow::{Context, Result, bail, ensure};
 use padkit::{DType, Tensor};
 
 use crate::proto::check_proto;

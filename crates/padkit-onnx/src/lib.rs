@@ -20,11 +20,11 @@
 //! The case library's ONNX models (`model`) and the isolation of panics (`isolate`) come
 //! with the `cases` feature, which brings padkit-conformance.
 //!
-//! Not a published library: its callers report the error text itself, so its functions
-//! carry no `# Errors` sections.
+//! Every refusal is an [`Error`] whose message names what was refused and the numbers.
 #![allow(clippy::missing_errors_doc)]
 
 pub mod data;
+mod error;
 pub mod external;
 pub mod graph;
 #[cfg(feature = "cases")]
@@ -40,6 +40,8 @@ pub mod pad_node;
 pub mod pb;
 pub mod proto;
 pub mod wire;
+
+pub use error::{Error, Result};
 
 /// The crate's README, whose snippets run as doctests.
 #[cfg(doctest)]

@@ -1,7 +1,7 @@
 //! `.npy` files as padkit tensors: numbers, bool and complex in either byte order and
 //! either memory order (Fortran-order files are transposed to row-major).
 
-use anyhow::{Context, Result, bail, ensure};
+use crate::error::{Context, Result, bail, ensure};
 use npyz::{DType as NpyType, Endianness, NpyHeader, Order, TypeChar};
 use padkit::{DType, Data, Tensor};
 
@@ -86,7 +86,8 @@ pub fn read_npy(bytes: &[u8], origin: &str) -> Result<Tensor> {
     if header.order() == Order::Fortran {
         elements = fortran_to_c(&elements, &shape, width);
     }
-    Tensor::new(dtype, shape, Data::Bytes(elements)).map_err(|e| anyhow::anyhow!("{origin}: {e}"))
+    Tensor::new(dtype, shape, Data::Bytes(elements))
+        .map_err(|e| crate::error::Error::msg(format!("{origin}: {e}")))
 }
 
 /// Elements of `width` bytes stored in Fortran (column-major) order, rearranged into

@@ -2,9 +2,9 @@
 //! both), counts and ranges checked, bool bytes normalised to 0/1 as ONNX Runtime and
 //! tract-onnx read them. Every error names the tensor.
 
+use crate::error::{Context, Result, bail, ensure};
 use crate::pb::tensor_proto::DataLocation;
 use crate::pb::{SparseTensorProto, TensorProto};
-use anyhow::{Context, Result, bail, ensure};
 use padkit::dtype::Layout;
 use padkit::{DType, Data, Tensor};
 use prost::Message;
@@ -26,14 +26,15 @@ pub fn decode_tensor(bytes: &[u8], origin: &str) -> Result<Tensor> {
 /// The checked element type and shape of a `TensorProto`, without reading its data.
 pub fn dtype_and_shape(tp: &TensorProto) -> Result<(DType, Vec<usize>)> {
     let name = &tp.name;
-    let dtype =
-        DType::from_onnx(tp.data_type).map_err(|e| anyhow::anyhow!("tensor {name:?}: {e}"))?;
+    let dtype = DType::from_onnx(tp.data_type)
+        .map_err(|e| crate::error::Error::msg(format!("tensor {name:?}: {e}")))?;
     let shape = tp
         .dims
         .iter()
         .map(|&d| {
-            usize::try_from(d)
-                .map_err(|_| anyhow::anyhow!("tensor {name:?}: dimension {d} is negative"))
+            usize::try_from(d).map_err(|_| {
+                crate::error::Error::msg(format!("tensor {name:?}: dimension {d} is negative"))
+            })
         })
         .collect::<Result<Vec<usize>>>()?;
     let fits = shape
@@ -177,7 +178,8 @@ pub fn tensor_from_proto(tp: &TensorProto) -> Result<Tensor> {
         }
         other => other,
     };
-    Tensor::new(dtype, shape, data).map_err(|e| anyhow::anyhow!("tensor {name:?}: {e}"))
+    Tensor::new(dtype, shape, data)
+        .map_err(|e| crate::error::Error::msg(format!("tensor {name:?}: {e}")))
 }
 
 /// Where a tensor's elements are.
@@ -297,7 +299,9 @@ fn data_source(tp: &TensorProto, dtype: DType, shape: &[usize]) -> Result<Source
 fn typed_bytes(tp: &TensorProto, dtype: DType) -> Result<Vec<u8>> {
     let name = &tp.name;
     let out_of_range = |i: usize, v: i128| {
-        anyhow::anyhow!("tensor {name:?}: value {v} at index {i} does not fit element type {dtype}")
+        crate::error::Error::msg(format!(
+            "tensor {name:?}: value {v} at index {i} does not fit element type {dtype}"
+        ))
     };
     Ok(match dtype {
         DType::Float32 | DType::Complex64 => {

@@ -12,8 +12,8 @@
 //! `TensorProto.dims` and its `*_data` numbers, and `SparseTensorProto.dims`, and copies
 //! every other field as it is.
 
+use crate::error::{Result, bail, ensure};
 use crate::pb::{ModelProto, TensorProto};
-use anyhow::{Result, bail, ensure};
 use prost::Message;
 use prost::encoding::{decode_varint, encode_varint};
 
@@ -227,6 +227,6 @@ fn unpack_run(
 }
 
 /// A decoding error at byte `at`.
-fn fail(at: usize, e: prost::DecodeError) -> anyhow::Error {
-    anyhow::anyhow!("field at byte {at}: {e}")
+fn fail(at: usize, e: prost::DecodeError) -> crate::error::Error {
+    crate::error::Error::msg(format!("field at byte {at}: {e}"))
 }

@@ -107,6 +107,22 @@ dtypes! {
 }
 
 impl DType {
+    /// Bits an element takes in storage: 8 per byte of a fixed-size element, the packed
+    /// width of a sub-byte one, a `String` each for strings.
+    ///
+    /// ```
+    /// use padkit::DType;
+    /// assert_eq!(DType::Float32.element_bits(), 32);
+    /// assert_eq!(DType::Int4.element_bits(), 4);
+    /// ```
+    pub fn element_bits(self) -> u64 {
+        match self.layout() {
+            Layout::Bytes(w) => 8 * w as u64,
+            Layout::Packed(bits) => u64::from(bits),
+            Layout::Strings => 8 * size_of::<std::string::String>() as u64,
+        }
+    }
+
     /// Bytes needed to store `n` elements (strings count one `String` each).
     ///
     /// ```

@@ -410,27 +410,12 @@ fn input_len(shape: &[usize]) -> Result<usize> {
     Ok(shape.iter().product())
 }
 
-/// Refuses outputs above the caller's limit or the address space, before any allocation;
-/// returns the output's element count.
+/// Refuses outputs above the caller's limit or the address space, before any allocation
+/// ([`crate::shape::check_output_size`]); returns the output's element count.
 fn check_size(shape: &[usize], element_bytes: usize, limit: Option<u64>) -> Result<usize> {
-    // An empty output needs no memory, however large its other extents.
-    if shape.contains(&0) {
-        return Ok(0);
-    }
-    let bytes = shape
-        .iter()
-        .try_fold(element_bytes.max(1) as u128, |acc, &d| {
-            acc.checked_mul(d as u128)
-        })
-        .unwrap_or(u128::MAX);
-    let cap = (isize::MAX as u128).min(limit.map_or(u128::MAX, u128::from));
-    if bytes > cap {
-        return Err(PadError::TooLarge {
-            shape: shape.to_vec(),
-            bytes,
-            limit: cap,
-        });
-    }
-    // bytes <= isize::MAX, so the element count fits a usize.
-    Ok(shape.iter().product())
+    let bits = (element_bytes.max(1) as u64).saturating_mul(8);
+    let bytes = crate::shape::check_output_size(shape, bits, limit)?;
+    // No bytes: an empty output, whose other extents may multiply past usize. Else at most
+    // isize::MAX bytes of at least one each, so the element count fits a usize.
+    Ok(if bytes == 0 { 0 } else { shape.iter().product() })
 }

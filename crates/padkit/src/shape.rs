@@ -188,3 +188,43 @@ pub(crate) fn concrete_extent(axis: usize, d: i64, p: &AxisPad, mode: PadMode) -
         interior: p.interior,
     })
 }
+
+/// The bytes an output of extents `shape` takes at `element_bits` bits an element
+/// ([`crate::DType::element_bits`]; 8 a byte), refused before anything is allocated where
+/// that is more than `limit` bytes or more than `isize::MAX`, which no buffer holds. An
+/// empty output takes none, whatever its other extents. The one check of an output's size
+/// that padkit's core and its adapters make.
+///
+/// # Errors
+///
+/// [`PadError::TooLarge`] naming the shape, its bytes (`u128::MAX` where they overflow
+/// `u128`) and the limit.
+///
+/// ```
+/// use padkit::shape::check_output_size;
+/// assert_eq!(check_output_size(&[2, 3], 32, None).unwrap(), 24);
+/// assert_eq!(check_output_size(&[3], 4, None).unwrap(), 2); // packed: 12 bits
+/// assert!(check_output_size(&[1 << 20, 1 << 20], 8, Some(1 << 30)).is_err());
+/// assert!(check_output_size(&[usize::MAX, 2], 8, None).is_err()); // past isize::MAX
+/// assert_eq!(check_output_size(&[0, usize::MAX], 64, Some(0)).unwrap(), 0);
+/// ```
+pub fn check_output_size(shape: &[usize], element_bits: u64, limit: Option<u64>) -> Result<u128> {
+    if shape.contains(&0) {
+        return Ok(0);
+    }
+    let bytes = shape
+        .iter()
+        .try_fold(u128::from(element_bits), |acc, &d| {
+            acc.checked_mul(d as u128)
+        })
+        .map_or(u128::MAX, |bits| bits.div_ceil(8));
+    let cap = (isize::MAX as u128).min(limit.map_or(u128::MAX, u128::from));
+    if bytes > cap {
+        return Err(PadError::TooLarge {
+            shape: shape.to_vec(),
+            bytes,
+            limit: cap,
+        });
+    }
+    Ok(bytes)
+}

@@ -134,24 +134,14 @@ pub fn check_sizes(model: &TypedModel, limit: u64) -> Result<()> {
             let Some(shape) = fact.shape.as_concrete() else {
                 continue;
             };
-            let bytes = shape
-                .iter()
-                .try_fold(fact.datum_type.size_of() as u128, |acc, &d| {
-                    acc.checked_mul(d as u128)
-                })
-                .unwrap_or(u128::MAX);
-            if bytes > u128::from(limit) {
-                let e = padkit::PadError::TooLarge {
-                    shape: shape.to_vec(),
-                    bytes,
-                    limit: u128::from(limit),
-                };
-                return Err(anyhow::Error::new(e).context(format!(
+            let bits = 8 * fact.datum_type.size_of() as u64;
+            padkit::shape::check_output_size(shape, bits, Some(limit)).map_err(|e| {
+                anyhow::Error::new(e).context(format!(
                     "node {:?} (output {ix}, {:?}) is above the output limit (see \
                      --max-output-bytes)",
                     node.name, fact.datum_type
-                )));
-            }
+                ))
+            })?;
         }
     }
     Ok(())

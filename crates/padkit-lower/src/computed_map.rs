@@ -21,11 +21,10 @@
 use padkit::{DType, PadMode, Tensor};
 use padkit_onnx::pb::NodeProto;
 
-use crate::LowerError;
-use crate::emit::{Emitter, Fill};
-use crate::graph::{Scope, Walk};
-use crate::pad::MAX_MAP_LEN;
-use padkit_onnx::graph::describe;
+use crate::emit::Emitter;
+use crate::pick::Computed;
+use crate::read::{Given, Pad};
+use crate::{LowerError, MAX_MAP_LEN};
 
 /// The ops a Pad with run-time pads adds to [`PORTABLE_OPS`](crate::PORTABLE_OPS).
 pub const RUN_TIME_OPS: [&str; 13] = [
@@ -44,147 +43,77 @@ pub const RUN_TIME_OPS: [&str; 13] = [
     "ReduceMax",
 ];
 
-/// The pads of a Pad lowered here.
-pub(crate) enum Pads<'a> {
-    /// The graph value that holds them at run time.
-    RunTime(&'a str),
-    /// Known when the model is read (the data's extents are not).
-    Known(Vec<i64>),
-}
-
-/// The padded axes of a Pad with run-time pads.
-pub(crate) enum Axes<'a> {
-    /// Known when the model is read: normalized, in the order of `pads`.
-    Known(Vec<usize>),
-    /// The graph value that holds them at run time.
-    RunTime(&'a str),
-}
-
-/// What a Pad with run-time pads needs besides them.
-pub(crate) struct RunTimePad<'a> {
-    /// The data, its element type and (partly known) shape.
-    pub(crate) x: &'a str,
-    pub(crate) dtype: DType,
-    pub(crate) shape: &'a [Option<usize>],
-    /// The pads: `2 m` values over the padded axes.
-    pub(crate) pads: Pads<'a>,
-    /// Interior padding per padded axis (known when the model is read; constant mode).
-    pub(crate) interior: Option<Vec<i64>>,
-    /// The padded axes.
-    pub(crate) axes: Axes<'a>,
-    pub(crate) mode: PadMode,
-    pub(crate) fill: &'a Fill,
-}
-
-/// The nodes that pad `p.x` into `y` with pads read at run time; registers `y`'s type.
-pub(crate) fn lower(
-    walk: &mut Walk<'_>,
-    node: &NodeProto,
-    scope: &mut Scope,
-    y: &str,
-    p: RunTimePad<'_>,
+/// The nodes that pad `pad`'s data into its output by the maps `c` says, the output
+/// refused at run time above `limit` bytes.
+pub(crate) fn emit(
+    mut e: Emitter<'_>,
+    pad: &Pad,
+    c: &Computed,
+    limit: Option<u64>,
 ) -> Result<Vec<NodeProto>, LowerError> {
-    let refuse = |why: &str| {
-        Err(LowerError::NotLowered {
-            node: describe(node),
-            why: format!("its pads or axes are computed at run time, and {why}"),
-        })
-    };
-    if walk.opset < 11 {
-        return refuse("before opset 11 ONNX has no Range to compute index maps with");
-    }
-    if matches!(
-        p.dtype,
-        DType::String | DType::Complex64 | DType::Complex128
-    ) {
-        return refuse("padkit-lower gathers no strings or complex numbers by computed maps");
-    }
-    let rank = p.shape.len();
-    let walk_limit = walk.options.max_output_bytes;
+    let rank = pad.shape.len();
     // one interior value per entry of the axes, zeros included (where the axes come at run
     // time, the graph checks their count)
-    if let (Some(r), Axes::Known(axes)) = (&p.interior, &p.axes)
+    if let (Some(r), Given::Known(axes)) = (&c.interior, &c.axes)
         && axes.len() != r.len()
     {
         let e = padkit::PadError::InteriorLength {
             got: r.len(),
             expected: axes.len(),
         };
-        return Err(LowerError::pad(node, e));
+        return Err(pad.fail(e));
     }
-    let interior = p.interior.clone().filter(|r| r.iter().any(|&r| r != 0));
+    let interior = c.interior.clone().filter(|r| r.iter().any(|&r| r != 0));
     if let Some(r) = &interior {
         // interior padding per entry of the axes (named by their index where the axes come
         // at run time)
-        let named: Vec<usize> = match &p.axes {
-            Axes::Known(axes) => axes.clone(),
-            Axes::RunTime(_) => (0..r.len()).collect(),
+        let named: Vec<usize> = match &c.axes {
+            Given::Known(axes) => axes.clone(),
+            Given::Fed(_) => (0..r.len()).collect(),
         };
         for (axis, &interior) in named.into_iter().zip(r) {
-            let pad = padkit::spec::AxisPad {
+            let one = padkit::spec::AxisPad {
                 begin: 0,
                 end: 0,
                 interior,
             };
-            pad.check_interior(axis, p.mode)
-                .map_err(|e| LowerError::pad(node, e))?;
+            one.check_interior(axis, pad.mode)
+                .map_err(|e| pad.fail(e))?;
         }
     }
-    let mut e = walk.emitter(y);
-    let (zero, one) = (scalar(&mut e, 0), scalar(&mut e, 1));
-    let ints = |e: &mut Emitter<'_>, v: i64| {
-        e.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))
-    };
-    // max(0, v) of an int64 value
-    let relu = |e: &mut Emitter<'_>, v: &str| {
-        let negative = e.op("Less", &[v, &zero]);
-        e.op("Where", &[&negative, &zero, v])
-    };
-    let mut value = p.x.to_string();
-    let mut now = p.shape.to_vec();
-    let pads = match &p.pads {
-        Pads::RunTime(name) => name.to_string(),
-        Pads::Known(pads) => {
+    let (zero, one) = (e.int64(0), e.int64(1));
+    let mut value = pad.x.clone();
+    let pads = match &c.pads {
+        Given::Fed(name) => name.clone(),
+        Given::Known(pads) => {
             e.constant(&Tensor::from_slice(&[pads.len()], pads).expect("int64 pads"))
         }
     };
     let pads = pads.as_str();
-    // how many entries of the bool tensor `cond` are `bad` (0 when none is)
-    let count = |e: &mut Emitter<'_>, cond: &str, bad: bool| {
-        let flags = flag(e, cond);
-        let flags = match bad {
-            true => flags,
-            false => {
-                let one = scalar(e, 1);
-                e.op("Sub", &[&one, &flags])
-            }
-        };
-        e.op_with("ReduceSum", &[&flags], &[("keepdims", 0)])
-    };
     // rules on the pads and axes as a whole, checked by the one guard with the axes' own
     let mut whole = vec![];
     let pads_len = e.op("Shape", &[pads]);
     // each padded axis with its begin and end pads (int64 scalars, or its index among the axes)
     let mut padded = vec![];
-    match &p.axes {
-        Axes::Known(axes) => {
+    match &c.axes {
+        Given::Known(axes) => {
             let m = axes.len() as i64;
-            let want = ints(&mut e, 2 * m);
+            let want = e.int64s(2 * m);
             let right = e.op("Equal", &[&pads_len, &want]);
-            whole.push(count(&mut e, &right, false));
+            whole.push(e.count(&right, false));
             for (j, &axis) in axes.iter().enumerate() {
                 let mut at = |k: i64| {
-                    let k = scalar(&mut e, k);
+                    let k = e.int64(k);
                     e.op("Gather", &[pads, &k])
                 };
                 let (begin, end) = (at(j as i64), at(j as i64 + m));
                 let r = interior.as_ref().map(|r| r[j]).filter(|&r| r != 0);
-                let r = r.map(|r| (scalar(&mut e, r), Some(r)));
+                let r = r.map(|r| (e.int64(r), Some(r)));
                 padded.push((axis, begin, end, r));
             }
         }
-        Axes::RunTime(axes) => {
-            let r = scalar(&mut e, rank as i64);
+        Given::Fed(axes) => {
+            let r = e.int64(rank as i64);
             // (axes may be int32)
             let axes = e.op_with("Cast", &[axes], &[("to", DType::Int64.onnx_code() as i64)]);
             let negative = e.op("Less", &[&axes, &zero]);
@@ -193,36 +122,36 @@ pub(crate) fn lower(
             let m = e.op("Shape", &[&axes]);
             // axes out of range, and pads other than two per axis
             let below = e.op("Less", &[&axes, &zero]);
-            whole.push(count(&mut e, &below, true));
+            whole.push(e.count(&below, true));
             let inside = e.op("Less", &[&axes, &r]);
-            whole.push(count(&mut e, &inside, false));
+            whole.push(e.count(&inside, false));
             let twice = e.op("Add", &[&m, &m]);
             let right = e.op("Equal", &[&pads_len, &twice]);
-            whole.push(count(&mut e, &right, false));
-            let start = ints(&mut e, 0);
+            whole.push(e.count(&right, false));
+            let start = e.int64s(0);
             let begins = e.op("Slice", &[pads, &start, &m]);
             let ends = e.op("Slice", &[pads, &m, &twice]);
             // interior padding, one value per entry of the axes (zeros too)
-            if let Some(r) = &p.interior {
-                let given = ints(&mut e, r.len() as i64);
+            if let Some(r) = &c.interior {
+                let given = e.int64s(r.len() as i64);
                 let right = e.op("Equal", &[&m, &given]);
-                whole.push(count(&mut e, &right, false));
+                whole.push(e.count(&right, false));
             }
             let interiors = interior
                 .as_ref()
                 .map(|r| e.constant(&Tensor::from_slice(&[r.len()], r).expect("int64 interior")));
             // (the lowest int64 heads each list of picked pads, so that none is empty)
-            let lowest = ints(&mut e, i64::MIN);
+            let lowest = e.int64s(i64::MIN);
             for axis in 0..rank {
-                let a = scalar(&mut e, axis as i64);
+                let a = e.int64(axis as i64);
                 let chosen = e.op("Equal", &[&axes, &a]);
                 // (an int64 0 or 1 by Where, not Cast: stock tract reads a Cast to int64 as
                 // its symbolic dimension type, see `extent` below)
-                let mask = flag(&mut e, &chosen);
+                let mask = e.flag(&chosen);
                 // an axis named twice
                 let named = e.op_with("ReduceSum", &[&mask], &[("keepdims", 0)]);
                 let twice = e.op("Less", &[&one, &named]);
-                whole.push(flag(&mut e, &twice));
+                whole.push(e.flag(&twice));
                 let listed = e.op("Less", &[&zero, &named]);
                 // the one entry of `values` for this axis, or 0: a ReduceMax, since stock
                 // tract 0.23.9 sums int64 through i32 (2^40 sums to 0)
@@ -244,12 +173,12 @@ pub(crate) fn lower(
     // meets into that type through i32 (pads of 2^34 become 0); before opset 15 ONNX has no
     // CastLike (and tract reads a Cast to int64 as that type too): there stock tract
     // computes exactly only with pads within ±2^31 (docs/lower.md).
-    let like = (e.opset() >= 15).then(|| scalar(&mut e, 0));
-    let extent = |e: &mut Emitter<'_>, axis: usize| match p.shape[axis] {
-        Some(d) => scalar(e, d as i64),
+    let like = (e.opset() >= 15).then(|| e.int64(0));
+    let extent = |e: &mut Emitter<'_>, axis: usize| match pad.shape[axis] {
+        Some(d) => e.int64(d as i64),
         None => {
-            let shape = e.op("Shape", &[p.x]);
-            let a = scalar(e, axis as i64);
+            let shape = e.op("Shape", &[&pad.x]);
+            let a = e.int64(axis as i64);
             let d = e.op("Gather", &[&shape, &a]);
             match &like {
                 Some(like) => e.op("CastLike", &[&d, like]),
@@ -269,62 +198,63 @@ pub(crate) fn lower(
         let d = extent(&mut e, axis);
         // the extent interior padding makes: d + max(d - 1, 0) r, known when the model is
         // read where d and r are, else checked in the graph before it wraps
-        let spread = match (interior, p.shape[axis]) {
+        let spread = match (interior, pad.shape[axis]) {
             (None, _) => None,
             (Some((r, Some(known))), Some(extent)) => {
                 let extent = extent as i128;
                 let spread = extent + (extent - 1).max(0) * i128::from(known);
                 let Ok(spread) = i64::try_from(spread) else {
-                    return refuse(&format!(
-                        "its interior padding of {known} makes axis {axis}'s extent {spread}, above i64::MAX"
-                    ));
+                    return Err(pad.refuse(format!(
+                        "its pads or axes are computed at run time, and its interior padding \
+                         of {known} makes axis {axis}'s extent {spread}, above i64::MAX"
+                    )));
                 };
-                Some((scalar(&mut e, spread), r))
+                Some((e.int64(spread), r))
             }
             (Some((r, _)), _) => {
-                let (fresh, max) = (scalar(&mut e, 1), scalar(&mut e, i64::MAX));
+                let (fresh, max) = (e.int64(1), e.int64(i64::MAX));
                 let gaps = e.op("Sub", &[&d, &fresh]);
-                let gaps = relu(&mut e, &gaps);
+                let gaps = e.relu(&gaps, &zero);
                 // (r at least 1 to divide by: a product by 0 cannot wrap)
                 let short = e.op("Less", &[&r, &fresh]);
                 let divisor = e.op("Where", &[&short, &fresh, &r]);
                 let most = e.op("Div", &[&max, &divisor]);
                 let over = e.op("Less", &[&most, &gaps]);
-                flags.push(flag(&mut e, &over));
+                flags.push(e.flag(&over));
                 let gaps = e.op("Mul", &[&gaps, &r]);
                 let room = e.op("Sub", &[&max, &d]);
                 let over = e.op("Less", &[&room, &gaps]);
-                flags.push(flag(&mut e, &over));
+                flags.push(e.flag(&over));
                 Some((e.op("Add", &[&d, &gaps]), r))
             }
         };
         let pads = e.op("Add", &[&begin, &end]);
-        flags.push(wraps(&mut e, &begin, &end, &pads));
+        flags.push(e.wraps(&begin, &end, &pads));
         let n = e.op("Add", &[&pads, spread.as_ref().map_or(&d, |s| &s.0)]);
         // (`pads + spread` wraps only from pads ≥ 0 to a negative sum, caught here)
         let negative = e.op("Less", &[&n, &zero]);
-        flags.push(flag(&mut e, &negative));
-        if p.mode != PadMode::Constant {
+        flags.push(e.flag(&negative));
+        if pad.mode != PadMode::Constant {
             // the window [s, s + k) left by the crops: k = d - max(0, -begin) - max(0, -end);
             // a crop of i64::MIN (whose negation wraps) or crops summing past i64::MAX are
             // wider than any axis
-            let mut cut = |e: &mut Emitter<'_>, pad: &str| {
-                let lowest = scalar(e, i64::MIN);
-                let widest = e.op("Equal", &[pad, &lowest]);
-                flags.push(flag(e, &widest));
-                let neg = e.op("Sub", &[&zero, pad]);
-                relu(e, &neg)
+            let mut cut = |e: &mut Emitter<'_>, v: &str| {
+                let lowest = e.int64(i64::MIN);
+                let widest = e.op("Equal", &[v, &lowest]);
+                flags.push(e.flag(&widest));
+                let neg = e.op("Sub", &[&zero, v]);
+                e.relu(&neg, &zero)
             };
             let (cut_begin, cut_end) = (cut(&mut e, &begin), cut(&mut e, &end));
             let cut = e.op("Add", &[&cut_begin, &cut_end]);
             let wrapped = e.op("Less", &[&cut, &zero]);
-            flags.push(flag(&mut e, &wrapped));
+            flags.push(e.flag(&wrapped));
             let k = e.op("Sub", &[&d, &cut]);
             // (int64 flags: ONNX Runtime's Where takes no bool values)
             let crossed = e.op("Less", &[&k, &zero]);
-            let crossed = flag(&mut e, &crossed);
+            let crossed = e.flag(&crossed);
             let empty = e.op("Less", &[&k, &one]);
-            let empty = flag(&mut e, &empty);
+            let empty = e.flag(&empty);
             let pads = e.op("Less", &[&zero, &n]);
             flags.push(e.op("Where", &[&pads, &empty, &crossed]));
         }
@@ -351,26 +281,26 @@ pub(crate) fn lower(
             let n = e.op_with("Cast", &[&n], &double);
             count = e.op("Mul", &[&count, &n]);
         }
-        if let Some(limit) = walk_limit {
-            let width = p.dtype.storage_bytes(1).unwrap_or(1) as f64;
+        if let Some(limit) = limit {
+            let width = pad.dtype.storage_bytes(1).unwrap_or(1) as f64;
             let limit =
                 e.constant(&Tensor::from_slice(&[], &[limit as f64 / width]).expect("a double"));
             let above = e.op("Less", &[&limit, &count]);
-            flags.push(flag(&mut e, &above));
+            flags.push(e.flag(&above));
         }
         let nothing = e.constant(&Tensor::from_slice(&[], &[0.0f64]).expect("a double"));
         let empty = e.op("Equal", &[&count, &nothing]);
-        let cap = scalar(&mut e, MAX_MAP_LEN as i64);
+        let cap = e.int64(MAX_MAP_LEN as i64);
         for x in &extents {
             let long = e.op("Less", &[&cap, &x.n]);
-            let long = flag(&mut e, &long);
-            let zero = scalar(&mut e, 0);
+            let long = e.flag(&long);
+            let zero = e.int64(0);
             flags.push(e.op("Where", &[&empty, &long, &zero]));
         }
     }
     // 0, or a run-time error where any flag is raised: it offsets every extent (or, with
     // no axis padded, the positions the output reads), so nothing is allocated before it.
-    let checked = guard(&mut e, flags);
+    let checked = e.guard(flags);
     let none_padded = extents.is_empty();
     for Extent {
         axis,
@@ -387,7 +317,7 @@ pub(crate) fn lower(
         // both pads by the extents; in constant mode a pad before the data may be near
         // i64::MIN (made up for by the one after), and every position it puts past the
         // data's spread reads fill, so it is raised to minus the spread.
-        let i = match p.mode {
+        let i = match pad.mode {
             PadMode::Constant => {
                 let spread = spread.as_ref().map_or(&d, |s| &s.0);
                 let least = e.op("Sub", &[&zero, spread]);
@@ -397,19 +327,19 @@ pub(crate) fn lower(
             }
             _ => e.op("Sub", &[&o, &begin]),
         };
-        let (data, index) = if p.mode != PadMode::Constant {
+        let (data, index) = if pad.mode != PadMode::Constant {
             let neg_begin = e.op("Sub", &[&zero, &begin]);
-            let s = relu(&mut e, &neg_begin);
+            let s = e.relu(&neg_begin, &zero);
             let neg_end = e.op("Sub", &[&zero, &end]);
-            let cut_end = relu(&mut e, &neg_end);
+            let cut_end = e.relu(&neg_end, &zero);
             let k = e.op("Sub", &[&d, &s]);
             let k = e.op("Sub", &[&k, &cut_end]);
             let j = e.op("Sub", &[&i, &s]);
-            let r = fold(&mut e, p.mode, &j, &k, &begin, (&zero, &one));
+            let r = e.window_position(pad.mode, &j, &k, &begin, (&zero, &one));
             (value.clone(), e.op("Add", &[&s, &r]))
         } else {
             // positions outside [0, d) read the plane of fill joined at d
-            let plane = e.fill_like(&value, rank, axis, 1, p.fill);
+            let plane = e.fill_like(&value, rank, axis, 1, &pad.fill);
             let data = e.concat(vec![value.clone(), plane], axis);
             let below = e.op("Less", &[&i, &zero]);
             let index = match &spread {
@@ -421,7 +351,7 @@ pub(crate) fn lower(
                 Some((spread, r)) => {
                     // interior padding: the data sit every r + 1 positions of the spread
                     let step = e.op("Add", &[r, &one]);
-                    let at = relu(&mut e, &i);
+                    let at = e.relu(&i, &zero);
                     let source = e.op("Div", &[&at, &step]);
                     let on_grid = e.op("Mul", &[&source, &step]);
                     let on_grid = e.op("Equal", &[&on_grid, &at]);
@@ -434,14 +364,13 @@ pub(crate) fn lower(
             (data, index)
         };
         value = e.gather_by(&data, axis, &index);
-        now[axis] = None;
     }
     if none_padded {
         // No axis is padded (axes known and empty, or a rank-0 tensor): the rules on the
         // pads and axes as a whole still guard the output, which reads the data through
         // positions offset by the guard (0, or a run-time error).
         value = if rank == 0 {
-            let single = ints(&mut e, 1);
+            let single = e.int64s(1);
             let single = e.op("Reshape", &[&value, &single]);
             e.op("Gather", &[&single, &checked])
         } else {
@@ -451,8 +380,7 @@ pub(crate) fn lower(
             e.gather_by(&value, 0, &index)
         };
     }
-    scope.types.insert(y.to_string(), (p.dtype, now));
-    Ok(e.finish(&value, y))
+    Ok(e.finish(&value, &pad.y))
 }
 
 /// One padded axis of a Pad lowered here, as graph values: its extent `d`, its pads, its
@@ -467,105 +395,130 @@ struct Extent {
     spread: Option<(String, String)>,
 }
 
-/// 0, or a run-time error where any of `flags` (int64 0 or 1) is 1: a `Gather` from a
-/// one-element tensor at the flags' sum, which is out of range unless it is 0. ONNX Runtime
-/// and candle-onnx refuse it with an error; stock tract 0.23.9 panics on it (its Gather
-/// indexes without a check), which padkit's CLI reports as tract's error. (A `Reshape` to
-/// a computed shape would be refused everywhere, but tract takes no shape computed at run
-/// time.)
-fn guard(e: &mut Emitter<'_>, flags: Vec<String>) -> String {
-    let (zero, one) = (scalar(e, 0), scalar(e, 1));
-    let Some((first, rest)) = flags.split_first() else {
-        return zero;
-    };
-    let mut sum = first.clone();
-    for f in rest {
-        sum = e.op("Add", &[&sum, f]);
+/// The int64 arithmetic the maps are written in: graph values of int64 scalars and 0/1
+/// flags, named as the module doc names them.
+impl Emitter<'_> {
+    /// An int64 scalar constant.
+    fn int64(&mut self, v: i64) -> String {
+        self.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
     }
-    let raised = e.op("Less", &[&zero, &sum]);
-    let at = e.op("Where", &[&raised, &one, &zero]);
-    let nothing = e.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
-    e.op("Gather", &[&nothing, &at])
-}
 
-/// An int64 scalar constant.
-fn scalar(e: &mut Emitter<'_>, v: i64) -> String {
-    e.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
-}
-
-/// The int64 flag (1 or 0) of the bool graph value `cond`: ONNX Runtime's `Where` takes
-/// no bool values, so conditions are combined as int64.
-fn flag(e: &mut Emitter<'_>, cond: &str) -> String {
-    let (one, zero) = (scalar(e, 1), scalar(e, 0));
-    e.op("Where", &[cond, &one, &zero])
-}
-
-/// The flag of `a + b` having wrapped into `sum`: terms of one sign, a sum of the other.
-fn wraps(e: &mut Emitter<'_>, a: &str, b: &str, sum: &str) -> String {
-    let zero = scalar(e, 0);
-    let mut sign = |v: &str| {
-        let negative = e.op("Less", &[v, &zero]);
-        flag(e, &negative)
-    };
-    let (a, b, sum) = (sign(a), sign(b), sign(sum));
-    let alike = e.op("Equal", &[&a, &b]);
-    let kept = e.op("Equal", &[&a, &sum]);
-    let (one, none) = (scalar(e, 1), scalar(e, 0));
-    let flipped = e.op("Where", &[&kept, &none, &one]);
-    e.op("Where", &[&alike, &flipped, &none])
-}
-
-/// The position in the window `[0, k)` each position `j` (relative to the window's start;
-/// `begin` the pad before it) reads in index `mode`: edge clamps; reflect, symmetric and
-/// wrap fold `j` with their mirror's period (`2(k-1)`, `2k`, `k`), made non-negative
-/// first by a multiple of the period, as `Div` of non-negative numbers floors.
-fn fold(
-    e: &mut Emitter<'_>,
-    mode: PadMode,
-    j: &str,
-    k: &str,
-    begin: &str,
-    (zero, one): (&str, &str),
-) -> String {
-    let relu = |e: &mut Emitter<'_>, v: &str| {
-        let negative = e.op("Less", &[v, zero]);
-        e.op("Where", &[&negative, zero, v])
-    };
-    let last = e.op("Sub", &[k, one]);
-    if mode == PadMode::Edge {
-        let t = relu(e, j);
-        let over = e.op("Less", &[&last, &t]);
-        return e.op("Where", &[&over, &last, &t]);
+    /// A one-element 1-D int64 constant.
+    fn int64s(&mut self, v: i64) -> String {
+        self.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))
     }
-    let two = e.constant(&Tensor::from_slice(&[], &[2i64]).expect("an int64 scalar"));
-    let period = match mode {
-        PadMode::Reflect => e.op("Mul", &[&two, &last]),
-        PadMode::Symmetric => e.op("Mul", &[&two, k]),
-        _ => k.to_string(),
-    };
-    // a period of at least 1 (a window of one element folds everything onto it)
-    let short = e.op("Less", &[&period, one]);
-    let period = e.op("Where", &[&short, one, &period]);
-    let ahead = relu(e, begin);
-    let ahead = e.op("Add", &[&ahead, &period]);
-    let turns = e.op("Div", &[&ahead, &period]);
-    let shift = e.op("Mul", &[&turns, &period]);
-    let j = e.op("Add", &[j, &shift]);
-    let whole = e.op("Div", &[&j, &period]);
-    let whole = e.op("Mul", &[&whole, &period]);
-    let t = e.op("Sub", &[&j, &whole]);
-    match mode {
-        PadMode::Reflect => {
-            let from_last = e.op("Sub", &[&t, &last]);
-            let from_last = e.op("Abs", &[&from_last]);
-            e.op("Sub", &[&last, &from_last])
+
+    /// `max(0, v)` of the int64 value `v` (`zero` an int64 0).
+    fn relu(&mut self, v: &str, zero: &str) -> String {
+        let negative = self.op("Less", &[v, zero]);
+        self.op("Where", &[&negative, zero, v])
+    }
+
+    /// The int64 flag (1 or 0) of the bool graph value `cond`: ONNX Runtime's `Where`
+    /// takes no bool values, so conditions are combined as int64.
+    fn flag(&mut self, cond: &str) -> String {
+        let (one, zero) = (self.int64(1), self.int64(0));
+        self.op("Where", &[cond, &one, &zero])
+    }
+
+    /// How many entries of the bool tensor `cond` are `bad` (0 when none is).
+    fn count(&mut self, cond: &str, bad: bool) -> String {
+        let flags = self.flag(cond);
+        let flags = match bad {
+            true => flags,
+            false => {
+                let one = self.int64(1);
+                self.op("Sub", &[&one, &flags])
+            }
+        };
+        self.op_with("ReduceSum", &[&flags], &[("keepdims", 0)])
+    }
+
+    /// The flag of `a + b` having wrapped into `sum`: terms of one sign, a sum of the other.
+    fn wraps(&mut self, a: &str, b: &str, sum: &str) -> String {
+        let zero = self.int64(0);
+        let sign = |e: &mut Self, v: &str| {
+            let negative = e.op("Less", &[v, &zero]);
+            e.flag(&negative)
+        };
+        let (a, b, sum) = (sign(self, a), sign(self, b), sign(self, sum));
+        let alike = self.op("Equal", &[&a, &b]);
+        let kept = self.op("Equal", &[&a, &sum]);
+        let (one, none) = (self.int64(1), self.int64(0));
+        let flipped = self.op("Where", &[&kept, &none, &one]);
+        self.op("Where", &[&alike, &flipped, &none])
+    }
+
+    /// 0, or a run-time error where any of `flags` (int64 0 or 1) is 1: a `Gather` from a
+    /// one-element tensor at the flags' sum, which is out of range unless it is 0. ONNX
+    /// Runtime and candle-onnx refuse it with an error; stock tract 0.23.9 panics on it (its
+    /// Gather indexes without a check), which padkit's CLI reports as tract's error. (A
+    /// `Reshape` to a computed shape would be refused everywhere, but tract takes no shape
+    /// computed at run time.)
+    fn guard(&mut self, flags: Vec<String>) -> String {
+        let (zero, one) = (self.int64(0), self.int64(1));
+        let Some((first, rest)) = flags.split_first() else {
+            return zero;
+        };
+        let mut sum = first.clone();
+        for f in rest {
+            sum = self.op("Add", &[&sum, f]);
         }
-        PadMode::Symmetric => {
-            let first_half = e.op("Less", &[&t, k]);
-            let back = e.op("Sub", &[&period, one]);
-            let back = e.op("Sub", &[&back, &t]);
-            e.op("Where", &[&first_half, &t, &back])
+        let raised = self.op("Less", &[&zero, &sum]);
+        let at = self.op("Where", &[&raised, &one, &zero]);
+        let nothing = self.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
+        self.op("Gather", &[&nothing, &at])
+    }
+
+    /// The position in the window `[0, k)` each position `j` (relative to the window's start;
+    /// `begin` the pad before it) reads in index `mode`: edge clamps; reflect, symmetric and
+    /// wrap fold `j` with their mirror's period (`2(k-1)`, `2k`, `k`), made non-negative
+    /// first by a multiple of the period, as `Div` of non-negative numbers floors.
+    fn window_position(
+        &mut self,
+        mode: PadMode,
+        j: &str,
+        k: &str,
+        begin: &str,
+        (zero, one): (&str, &str),
+    ) -> String {
+        let e = self;
+        let last = e.op("Sub", &[k, one]);
+        if mode == PadMode::Edge {
+            let t = e.relu(j, zero);
+            let over = e.op("Less", &[&last, &t]);
+            return e.op("Where", &[&over, &last, &t]);
         }
-        _ => t,
+        let two = e.constant(&Tensor::from_slice(&[], &[2i64]).expect("an int64 scalar"));
+        let period = match mode {
+            PadMode::Reflect => e.op("Mul", &[&two, &last]),
+            PadMode::Symmetric => e.op("Mul", &[&two, k]),
+            _ => k.to_string(),
+        };
+        // a period of at least 1 (a window of one element folds everything onto it)
+        let short = e.op("Less", &[&period, one]);
+        let period = e.op("Where", &[&short, one, &period]);
+        let ahead = e.relu(begin, zero);
+        let ahead = e.op("Add", &[&ahead, &period]);
+        let turns = e.op("Div", &[&ahead, &period]);
+        let shift = e.op("Mul", &[&turns, &period]);
+        let j = e.op("Add", &[j, &shift]);
+        let whole = e.op("Div", &[&j, &period]);
+        let whole = e.op("Mul", &[&whole, &period]);
+        let t = e.op("Sub", &[&j, &whole]);
+        match mode {
+            PadMode::Reflect => {
+                let from_last = e.op("Sub", &[&t, &last]);
+                let from_last = e.op("Abs", &[&from_last]);
+                e.op("Sub", &[&last, &from_last])
+            }
+            PadMode::Symmetric => {
+                let first_half = e.op("Less", &[&t, k]);
+                let back = e.op("Sub", &[&period, one]);
+                let back = e.op("Sub", &[&back, &t]);
+                e.op("Where", &[&first_half, &t, &back])
+            }
+            _ => t,
+        }
     }
 }

@@ -1,0 +1,255 @@
+//! A Pad whose data's extents are all known when the model is read: per padded axis, a
+//! `Slice` and a `Concat` with fill blocks (constant mode), or the axis' index map read as
+//! the data's runs joined by a `Concat` (`Slice`s, or a `Gather` of a border's few
+//! positions; the other modes, and interior padding over the data joined to one plane of
+//! fill).
+
+use padkit::axis_map::axis_sources;
+use padkit::spec::AxisPad;
+use padkit::{DType, PadMode};
+use padkit_onnx::pb::NodeProto;
+
+use crate::emit::{Emitter, Run};
+use crate::read::{Fill, Pad};
+use crate::target::{Borders, MAX_BORDER_SLICES};
+use crate::{LowerError, MAX_MAP_LEN};
+
+/// The nodes that pad `pad`'s data, of extents `shape`, into its output of extents `out`,
+/// each axis as `axes` says.
+pub(crate) fn emit(
+    mut emit: Emitter<'_>,
+    pad: &Pad,
+    shape: Vec<usize>,
+    axes: &[AxisPad],
+    out: &[usize],
+) -> Result<Vec<NodeProto>, LowerError> {
+    let failed = |e| pad.fail(e);
+    let mut value = pad.x.clone();
+    let mut now = shape;
+    for (axis, p) in axes.iter().enumerate() {
+        if p.is_identity() {
+            continue;
+        }
+        let out_len = out[axis];
+        value = if pad.mode == PadMode::Constant && p.interior == 0 {
+            constant_axis(&mut emit, &value, &now, axis, p, out_len, &pad.fill).map_err(failed)?
+        } else {
+            if out_len > MAX_MAP_LEN {
+                return Err(pad.refuse(format!(
+                    "axis {axis}: its index map would hold {out_len} entries, above \
+                     padkit-lower's limit of {MAX_MAP_LEN}"
+                )));
+            }
+            let sources = axis_sources(axis, now[axis], p, pad.mode).map_err(failed)?;
+            let mut plane = now.clone();
+            plane[axis] = 1;
+            mapped_axis(
+                &mut emit,
+                pad,
+                &value,
+                now[axis],
+                axis,
+                &sources,
+                Some(plane),
+            )
+            .map_err(failed)?
+        };
+        now[axis] = out_len;
+    }
+    Ok(emit.finish(&value, &pad.y))
+}
+
+/// Constant padding (and cropping) of `axis` of `x` (shape `shape`) to `out_len`: the
+/// data's part of the axis sliced out where cropped, joined between blocks of fill.
+fn constant_axis(
+    emit: &mut Emitter<'_>,
+    x: &str,
+    shape: &[usize],
+    axis: usize,
+    p: &AxisPad,
+    out_len: usize,
+    fill: &Fill,
+) -> padkit::Result<String> {
+    // Output i reads x[i - begin] where that is inside the axis: the data lands on
+    // [first, last) of the output, checked by `output_shape` to fit in i64.
+    let d = shape[axis] as i64;
+    let first = p.begin.clamp(0, out_len as i64);
+    let last = p.begin.saturating_add(d).clamp(first, out_len as i64);
+    let block = |len: usize| {
+        let mut s = shape.to_vec();
+        s[axis] = len;
+        s
+    };
+    if first == last {
+        return emit.fill_block(fill, &block(out_len));
+    }
+    let (src_start, src_end) = ((first - p.begin) as usize, (last - p.begin) as usize);
+    let mut data = x.to_string();
+    if (src_start, src_end) != (0, shape[axis]) {
+        // below opset 10 a slice is a Gather of its positions: bounded as index maps are
+        if emit.opset() < 10 && src_end - src_start > MAX_MAP_LEN {
+            return Err(padkit::PadError::TooLarge {
+                shape: block(src_end - src_start),
+                bytes: 8 * (src_end - src_start) as u128,
+                limit: 8 * MAX_MAP_LEN as u128,
+            });
+        }
+        data = emit.slice(x, axis, src_start, src_end);
+    }
+    let (before, after) = (first as usize, out_len - last as usize);
+    let mut parts = vec![];
+    if before > 0 {
+        parts.push(emit.fill_block(fill, &block(before))?);
+    }
+    parts.push(data);
+    if after > 0 {
+        parts.push(emit.fill_block(fill, &block(after))?);
+    }
+    Ok(match parts.len() {
+        1 => parts.remove(0),
+        _ => emit.concat(parts, axis),
+    })
+}
+
+/// `axis` of `x` read through the index map `sources` (`None`: the fill value). The map's
+/// longest ascending run is its center, read as the data itself where it is the whole
+/// axis (else a `Slice`), joined with its borders: a `Slice` each where a border is one
+/// ascending run, else a `Gather` of the border's few positions or `Slice`s of its runs,
+/// as the target reads borders ([`Borders`]); strings take slices of every run. So a
+/// pad moves the data once, as a `Concat`. Interior padding first joins the data to one
+/// plane of fill, which the map reads for its fill positions.
+pub(crate) fn mapped_axis(
+    emit: &mut Emitter<'_>,
+    pad: &Pad,
+    x: &str,
+    d: usize,
+    axis: usize,
+    sources: &[Option<usize>],
+    plane: Option<Vec<usize>>,
+) -> padkit::Result<String> {
+    let (fill, strings) = (&pad.fill, pad.dtype == DType::String);
+    let mut data = x.to_string();
+    if sources.iter().any(Option::is_none) {
+        // the shape of one plane of fill across `axis`, known for interior padding
+        let plane = plane.expect("interior padding, lowered where the shape is known");
+        let plane = emit.fill_block(fill, &plane)?;
+        data = emit.concat(vec![data, plane], axis);
+    }
+    let extent = if data == x { d } else { d + 1 };
+    let indices: Vec<usize> = sources.iter().map(|s| s.unwrap_or(d)).collect();
+    // ONNX Runtime implements Concat from opset 4 only: before, the map is one Gather.
+    // It gathers strings along any axis but the last wrong (1.32: one string per block),
+    // so strings take slices of every run instead.
+    let borders = emit.borders();
+    if emit.opset() < 4 && !strings && borders != Borders::AscendingSlices {
+        let indices: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
+        return Ok(emit.gather(&data, axis, &indices));
+    }
+    let down = emit.opset() >= 10 && borders != Borders::AscendingSlices;
+    // the center among the ascending runs only: a border reading down into the center's
+    // first element must not take it away from the center
+    let all = runs(&indices, false);
+    let Some(center) = (0..all.len()).max_by_key(|&k| all[k].len) else {
+        return Ok(emit.slice(&data, axis, 0, 0));
+    };
+    let at = all[..center].iter().map(|r| r.len).sum::<usize>();
+    let (before, rest) = indices.split_at(at);
+    let after = &rest[all[center].len..];
+    let mut parts = vec![];
+    let border = |emit: &mut Emitter<'_>, positions: &[usize], parts: &mut Vec<String>| {
+        let runs = runs(positions, down);
+        let sliced = match borders {
+            Borders::Gathered => strings,
+            Borders::SlicedRuns => strings || runs.len() <= 2,
+            Borders::AscendingSlices => runs.len() <= MAX_BORDER_SLICES,
+        };
+        if sliced {
+            parts.extend(runs.into_iter().map(|r| emit.run(&data, axis, extent, r)));
+        } else if let [
+            run @ Run {
+                descending: false, ..
+            },
+        ] = runs[..]
+        {
+            parts.push(emit.run(&data, axis, extent, run));
+        } else if !runs.is_empty() {
+            let positions: Vec<i64> = positions.iter().map(|&i| i as i64).collect();
+            parts.push(emit.gather(&data, axis, &positions));
+        }
+    };
+    border(emit, before, &mut parts);
+    parts.push(match all[center] {
+        Run {
+            start: 0,
+            len,
+            descending: false,
+        } if len == extent => data.clone(),
+        run => emit.run(&data, axis, extent, run),
+    });
+    border(emit, after, &mut parts);
+    Ok(match parts.len() {
+        1 => parts.remove(0),
+        _ => emit.concat(parts, axis),
+    })
+}
+
+/// The maximal runs of `indices`: ascending, and descending where `down` (steps of -1 in
+/// `Slice`, from opset 10); a lone index is an ascending run of one.
+fn runs(indices: &[usize], down: bool) -> Vec<Run> {
+    let mut runs: Vec<Run> = vec![];
+    for &i in indices {
+        if let Some(last) = runs.last_mut() {
+            let next_up = !last.descending && last.start + last.len == i;
+            let next_down = down
+                && (last.descending || last.len == 1)
+                && last.start.checked_sub(last.len) == Some(i);
+            if next_up || next_down {
+                last.descending = next_down;
+                last.len += 1;
+                continue;
+            }
+        }
+        runs.push(Run::up(i, 1));
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs;
+    use crate::emit::Run;
+
+    fn down(start: usize, len: usize) -> Run {
+        Run {
+            start,
+            len,
+            descending: true,
+        }
+    }
+
+    /// Reflect's map of an axis of 4 padded by 2 and 2, `[2, 1, 0, 1, 2, 3, 2, 1]`: read
+    /// down where `Slice` takes a step of -1, three runs; else only ascending runs, the
+    /// lone indices each a run of one.
+    #[test]
+    fn a_reflect_map_splits_into_its_mirrored_runs() {
+        let map = [2, 1, 0, 1, 2, 3, 2, 1];
+        assert_eq!(runs(&map, true), [down(2, 3), Run::up(1, 3), down(2, 2)]);
+        let up = [(2, 1), (1, 1), (0, 4), (2, 1), (1, 1)].map(|(s, n)| Run::up(s, n));
+        assert_eq!(runs(&map, false), up);
+    }
+
+    /// Edge's map `[0, 0, 0, 1, 2, 3, 3]`: a repeated index is no run, up or down.
+    #[test]
+    fn repeated_indices_are_runs_of_one() {
+        let map = [0, 0, 0, 1, 2, 3, 3];
+        let want = [(0, 1), (0, 1), (0, 4), (3, 1)].map(|(s, n)| Run::up(s, n));
+        assert_eq!(runs(&map, true), want);
+    }
+
+    /// A descending run stops at index 0 (no position below it), and an empty map has none.
+    #[test]
+    fn a_run_down_ends_at_the_first_position() {
+        assert_eq!(runs(&[1, 0, 0], true), [down(1, 2), Run::up(0, 1)]);
+        assert_eq!(runs(&[], true), []);
+    }
+}

@@ -1,0 +1,60 @@
+//! How a model is lowered: the output limit, the budget of constant bytes, the target.
+
+use crate::Target;
+
+/// The budget of constant bytes a lowering writes into a model unless
+/// [`Options::max_constant_bytes`] says otherwise: 1 GiB, half of the 2 GiB that protobuf
+/// allows a model held in one file.
+pub const DEFAULT_MAX_CONSTANT_BYTES: u64 = 1 << 30;
+
+/// How [`crate::lower_with`] lowers.
+///
+/// ```
+/// use padkit_lower::Target;
+/// let options = padkit_lower::Options::default()
+///     .with_max_output_bytes(1 << 30)
+///     .with_max_constant_bytes(1 << 20)
+///     .with_target(Target::OnnxRuntime);
+/// assert_eq!(options.max_output_bytes, Some(1 << 30));
+/// assert_eq!(options.max_constant_bytes, Some(1 << 20));
+/// assert_eq!(options.target, Target::OnnxRuntime);
+/// ```
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Options {
+    /// Refuse Pads whose output would take more bytes than this (as padkit's engines
+    /// refuse to run them), with [`padkit::PadError::TooLarge`]. Outputs above `isize::MAX`
+    /// bytes, which no runtime can hold, are refused whatever the limit.
+    pub max_output_bytes: Option<u64>,
+    /// The most bytes of constants (index maps, fill blocks, border positions, slice
+    /// bounds) a lowering writes into the model, over all its Pads:
+    /// [`DEFAULT_MAX_CONSTANT_BYTES`] where `None`. Past it, [`crate::LowerError::Budget`].
+    /// Each constant is also bounded alone ([`crate::MAX_MAP_LEN`], [`crate::MAX_BLOCK_BYTES`]), so what
+    /// a lowering holds in memory is the model, the constants it writes and one constant
+    /// more.
+    pub max_constant_bytes: Option<u64>,
+    /// The runtime the lowered model is for: the Pads its own `Pad` computes as padkit's
+    /// core does are left as they are ([`Target`]; every Pad is lowered for the default,
+    /// [`Target::Portable`]).
+    pub target: Target,
+}
+
+impl Options {
+    /// These options with the budget of constant bytes `bytes`.
+    pub fn with_max_constant_bytes(mut self, bytes: u64) -> Options {
+        self.max_constant_bytes = Some(bytes);
+        self
+    }
+
+    /// These options for runtime `target`.
+    pub fn with_target(mut self, target: Target) -> Options {
+        self.target = target;
+        self
+    }
+
+    /// These options with the output limit `bytes`.
+    pub fn with_max_output_bytes(mut self, bytes: u64) -> Options {
+        self.max_output_bytes = Some(bytes);
+        self
+    }
+}
