@@ -2,4 +2,4 @@
 //! onnx's encoding. Errors are fine; panics and aborts are not.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_cli::fuzz::lower(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_engines::fuzz::lower(data));

@@ -3,4 +3,4 @@
 //! and aborts are not.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_cli::fuzz::nnef(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_engines::fuzz::nnef(data));

@@ -2,4 +2,4 @@
 //! core engine. They must return an error or a value, never panic.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_cli::fuzz::readers(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_engines::fuzz::readers(data));

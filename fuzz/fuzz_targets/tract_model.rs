@@ -2,4 +2,4 @@
 //! and run on small inputs. Errors are fine; panics and aborts are not.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_cli::fuzz::tract_model(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| padkit_engines::fuzz::tract_model(data));

@@ -3,12 +3,14 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::LazyLock;
 
-use crate::engine::Engine;
-use crate::{bench, conformance, run, selfcheck, suite, verdict};
+use crate::{bench, conformance, run, selfcheck, suite};
 use clap::{Parser, Subcommand};
 use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
+use padkit_engines::Engine;
+use padkit_engines::verdict;
 use padkit_onnx::isolate;
 
 /// The help's closing lines: the maintainers' tools, which the command list leaves out.
@@ -198,20 +200,14 @@ enum EngineChoice {
 
 impl clap::ValueEnum for EngineChoice {
     fn value_variants<'a>() -> &'a [Self] {
-        const CHOICES: [EngineChoice; 12] = [
-            EngineChoice::All,
-            EngineChoice::One(Engine::Core),
-            EngineChoice::One(Engine::Tract),
-            EngineChoice::One(Engine::Burn),
-            EngineChoice::One(Engine::StockTract),
-            EngineChoice::One(Engine::StockBurn),
-            EngineChoice::One(Engine::LoweredTract),
-            EngineChoice::One(Engine::TargetedTract),
-            EngineChoice::One(Engine::TargetedTractGpu),
-            EngineChoice::One(Engine::Candle),
-            EngineChoice::One(Engine::TargetedCandle),
-            EngineChoice::One(Engine::StockCandle),
-        ];
+        // `all`, then every engine as Engine lists them
+        static CHOICES: LazyLock<Vec<EngineChoice>> = LazyLock::new(|| {
+            let each = Engine::value_variants()
+                .iter()
+                .copied()
+                .map(EngineChoice::One);
+            std::iter::once(EngineChoice::All).chain(each).collect()
+        });
         &CHOICES
     }
 

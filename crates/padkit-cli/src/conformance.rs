@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use anyhow::{Result, bail, ensure};
 
-use crate::engine::pad_graph::Outcome;
-use crate::engine::{self, Engine};
 use crate::suite::read_manifest;
-use crate::verdict::{Expect, Tally, class_check, judge};
 use padkit::Tensor;
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error};
+use padkit_engines::pad_graph::Outcome;
+use padkit_engines::verdict::{Expect, Tally, judge};
+use padkit_engines::{self as engine, Engine};
 use padkit_onnx::data::{data_sets, find_cases, numbered, read_model};
 use padkit_onnx::graph::{graph_inputs, is_pad_graph};
 use padkit_onnx::names::printable;
@@ -264,7 +264,7 @@ pub fn run_with(
                 let mut verdict = match &data {
                     Ok((inputs, outputs)) => {
                         let expect = match &must_fail {
-                            Some(class) => Expect::Error(class, class_check(engine)),
+                            Some(class) => Expect::Error(class, engine.class_check()),
                             None => Expect::Outputs(outputs),
                         };
                         match watched(engine, &model, inputs, settings) {

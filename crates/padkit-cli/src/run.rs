@@ -10,9 +10,9 @@ use padkit::{Data, Tensor};
 use padkit_onnx::pb::{ModelProto, TensorProto};
 use prost::Message;
 
-use crate::engine::pad_graph::Outcome;
-use crate::engine::{self, Engine};
 use padkit_conformance::compare::head;
+use padkit_engines::pad_graph::Outcome;
+use padkit_engines::{self as engine, Engine};
 use padkit_onnx::data::{model_dir, numbered, read_model, read_model_as_stored};
 use padkit_onnx::graph::graph_inputs;
 use padkit_onnx::names::{file_name, printable};

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 
 use padkit_conformance::{Expected, Report, Size, Verdict, cases, credit_error};
 
-use crate::engine::{self, Engine};
-use crate::verdict::{Expect, Tally, class_check, judge};
 use padkit::memory::default_max_output_bytes;
+use padkit_engines::verdict::{Expect, Tally, judge};
+use padkit_engines::{self as engine, Engine};
 use padkit_onnx::model::PadModel;
 
 /// Runs the suite; prints progress, then the feature × engine matrix and returns the
@@ -36,7 +36,7 @@ pub fn run(engines: &[Engine]) -> Tally {
             let expect = match (&case.expected, &class) {
                 (Expected::Output(y), _) => Expect::Outputs(std::slice::from_ref(y)),
                 (Expected::Error(_), class) => {
-                    Expect::Error(class.as_deref().unwrap_or_default(), class_check(e))
+                    Expect::Error(class.as_deref().unwrap_or_default(), e.class_check())
                 }
             };
             let mut verdict = judge(engine::run(e, &proto, &inputs, limit), expect, None);

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use padkit_cli::engine::tract::optimize;
+use padkit_engines::tract::optimize;
 use padkit_onnx::data::{find_cases, numbered, read_model};
 use padkit_tract::to_tract;
 use tract_onnx::prelude::*;
@@ -111,14 +111,10 @@ fn optimised_graphs_match_stock_tract() {
         let model = read_model(&case.join("model.onnx")).unwrap();
         let inputs = numbered(&case.join("test_data_set_0"), "input").unwrap();
         let feeds: Vec<Tensor> = inputs.iter().map(|t| to_tract(t).unwrap()).collect();
-        let ours = optimize(
-            padkit_cli::engine::tract::padkit_framework(),
-            &model,
-            &feeds,
-        )
-        .unwrap()
-        .nodes()
-        .len();
+        let ours = optimize(padkit_engines::tract::padkit_framework(), &model, &feeds)
+            .unwrap()
+            .nodes()
+            .len();
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         match optimize(tract_onnx::onnx(), &model, &feeds) {
             Ok(stock) if name == "layout" => assert!(ours < stock.nodes().len(), "{name}"),

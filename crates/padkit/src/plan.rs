@@ -417,5 +417,9 @@ fn check_size(shape: &[usize], element_bytes: usize, limit: Option<u64>) -> Resu
     let bytes = crate::shape::check_output_size(shape, bits, limit)?;
     // No bytes: an empty output, whose other extents may multiply past usize. Else at most
     // isize::MAX bytes of at least one each, so the element count fits a usize.
-    Ok(if bytes == 0 { 0 } else { shape.iter().product() })
+    Ok(if bytes == 0 {
+        0
+    } else {
+        shape.iter().product()
+    })
 }

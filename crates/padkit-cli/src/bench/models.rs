@@ -36,8 +36,8 @@ pub fn models(dirs: &[std::path::PathBuf], runs: usize, json: bool) -> Result<()
                 .iter()
                 .map(padkit_tract::to_tract)
                 .collect::<Result<TVec<_>>>()?;
-            let optimize = |f| crate::engine::tract::optimize(f, &model, &feeds);
-            let padkit = optimize(crate::engine::tract::padkit_framework())?;
+            let optimize = |f| padkit_engines::tract::optimize(f, &model, &feeds);
+            let padkit = optimize(padkit_engines::tract::padkit_framework())?;
             let stock = optimize(tract_onnx::onnx());
             let plan = |m: TypedModel| -> Result<Job> {
                 let plan = m.into_runnable()?;

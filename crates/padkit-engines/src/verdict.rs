@@ -6,8 +6,7 @@ use padkit_conformance::compare::Tolerance;
 use padkit_conformance::grade::{self, Classed, Run, Want};
 use padkit_conformance::{Refusal, Verdict};
 
-use crate::engine::Engine;
-use crate::engine::pad_graph::Outcome;
+use crate::pad_graph::Outcome;
 use padkit_onnx::isolate::Panicked;
 
 /// What a case expects of an engine.
@@ -28,25 +27,6 @@ pub enum ClassCheck {
     /// The error must be of the case's class: a [`PadError`] of that class in its chain
     /// ([`Refusal::class_of_error`]); an error without one is of no class.
     Strict,
-}
-
-/// How the class of `engine`'s errors is checked: strictly for padkit's engines (core,
-/// tract, burn), whose errors keep the [`PadError`] in their chain; not at all for the
-/// stock engines, lowered models included (a stock runtime raises their errors), nor for
-/// padkit-candle's (its errors reach padkit through candle-onnx, as text).
-pub fn class_check(engine: Engine) -> ClassCheck {
-    match engine {
-        Engine::Core | Engine::Burn | Engine::Tract => ClassCheck::Strict,
-        // candle's errors reach padkit as text (candle's error keeps no source).
-        Engine::StockTract
-        | Engine::StockBurn
-        | Engine::LoweredTract
-        | Engine::TargetedTract
-        | Engine::TargetedTractGpu
-        | Engine::Candle
-        | Engine::TargetedCandle
-        | Engine::StockCandle => ClassCheck::Any,
-    }
 }
 
 /// Counts of verdicts, as the CLI prints them.

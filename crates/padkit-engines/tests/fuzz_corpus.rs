@@ -31,22 +31,22 @@ fn replay(target: &str, run: fn(&[u8])) {
 
 #[test]
 fn readers_corpus_replays_cleanly() {
-    replay("readers", padkit_cli::fuzz::readers);
+    replay("readers", padkit_engines::fuzz::readers);
 }
 
 #[test]
 fn tract_model_corpus_replays_cleanly() {
-    replay("tract_model", padkit_cli::fuzz::tract_model);
+    replay("tract_model", padkit_engines::fuzz::tract_model);
 }
 
 /// The lowering's own corpus, and tract_model's, whose models are its inputs too.
 #[test]
 fn lower_corpus_replays_cleanly() {
-    replay("lower", padkit_cli::fuzz::lower);
-    replay("tract_model", padkit_cli::fuzz::lower);
+    replay("lower", padkit_engines::fuzz::lower);
+    replay("tract_model", padkit_engines::fuzz::lower);
 }
 
 #[test]
 fn nnef_corpus_replays_cleanly() {
-    replay("nnef", padkit_cli::fuzz::nnef);
+    replay("nnef", padkit_engines::fuzz::nnef);
 }

@@ -19,7 +19,7 @@ use padkit_onnx::isolate::isolated;
 use padkit_onnx::pb::{GraphProto, ModelProto, TensorProto, type_proto};
 use prost::Message;
 
-use super::pad_graph::Outcome;
+use crate::pad_graph::Outcome;
 
 /// The element types candle-onnx 0.11.1 evaluates (its `dtype()`).
 const CANDLE_ONNX_TYPES: [DType; 7] = [

@@ -7,7 +7,7 @@ use padkit_onnx::pb::ModelProto;
 use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;
 
-use super::pad_graph::Outcome;
+use crate::pad_graph::Outcome;
 
 /// padkit's tract, as the CLI's `tract` engine runs models: [`padkit_tract::onnx`] with
 /// padkit's `If` ([`padkit_tract::register_if`]), which analyses only the branch a known

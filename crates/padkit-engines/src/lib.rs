@@ -9,8 +9,15 @@
 //! or with its own (`stock-candle`), which only a build with the `candle` feature holds
 //! (candle-onnx's build needs `protoc`).
 //!
-//! Public for the repository's tests and fuzz targets, which report the error text itself:
-//! its functions carry no `# Errors` sections.
+//! Each engine's facts are [`Engine`]'s methods (its name, the feature it needs, how its
+//! errors are classed) and its run an arm of [`run`]: adding an engine is its module and
+//! one arm of each. A run is graded by [`verdict`]; the fuzz targets' bodies are [`fuzz`]'s.
+//! The `padkit` binary, the repository's tests and the fuzz targets use this crate; the
+//! fuzz targets build it without the `burn` and `candle` features, so without Burn and
+//! candle.
+//!
+//! Not published: its callers report the error text itself, so its functions carry no
+//! `# Errors` sections.
 #![allow(clippy::missing_errors_doc)]
 
 #[cfg(feature = "burn")]
@@ -18,10 +25,12 @@ pub mod burn;
 #[cfg(feature = "candle")]
 pub mod candle;
 pub mod core;
+pub mod fuzz;
 pub mod pad_graph;
 #[cfg(feature = "burn")]
 pub mod stock_burn;
 pub mod tract;
+pub mod verdict;
 
 use anyhow::Result;
 use padkit::Tensor;
@@ -34,8 +43,9 @@ use self::core::evaluate_core;
 use self::pad_graph::Outcome;
 #[cfg(feature = "burn")]
 use self::pad_graph::evaluate;
+use self::verdict::ClassCheck;
 
-/// The features of padkit-cli this build has, of those engines need.
+/// The features of padkit-engines this build has, of those engines need.
 const BUILT: &[&str] = &[
     #[cfg(feature = "burn")]
     "burn",
@@ -44,7 +54,8 @@ const BUILT: &[&str] = &[
 ];
 
 /// Which engine runs a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Engine {
     /// The padkit core on the Pad node.
     Core,
@@ -81,7 +92,7 @@ impl Engine {
     /// padkit's engines (`--engine all`).
     pub const ALL: [Engine; 3] = [Engine::Core, Engine::Tract, Engine::Burn];
 
-    /// The cargo feature of padkit-cli this engine needs, if any: `candle` for the candle
+    /// The cargo feature of padkit-engines (and padkit-cli, which forwards it) this engine needs, if any: `candle` for the candle
     /// engines (off by default: candle-onnx's build needs `protoc`), `burn` for the Burn
     /// engines (on by default; off in builds that run no Burn, such as the fuzz targets).
     fn feature(self) -> Option<&'static str> {
@@ -114,6 +125,25 @@ impl Engine {
              padkit-cli/{feature}`{why}",
             self.name()
         )
+    }
+
+    /// How the class of this engine's errors is checked: strictly for padkit's engines
+    /// (core, tract, burn), whose errors keep the [`padkit::PadError`] in their chain; not
+    /// at all for the stock engines, lowered models included (a stock runtime raises their
+    /// errors), nor for padkit-candle's (its errors reach padkit through candle-onnx, as
+    /// text: candle's error keeps no source).
+    pub fn class_check(self) -> ClassCheck {
+        match self {
+            Engine::Core | Engine::Burn | Engine::Tract => ClassCheck::Strict,
+            Engine::StockTract
+            | Engine::StockBurn
+            | Engine::LoweredTract
+            | Engine::TargetedTract
+            | Engine::TargetedTractGpu
+            | Engine::Candle
+            | Engine::TargetedCandle
+            | Engine::StockCandle => ClassCheck::Any,
+        }
     }
 
     /// The engine as `--engine` and the reports name it.

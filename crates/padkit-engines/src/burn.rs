@@ -8,7 +8,7 @@ use padkit::{DType, Data, PadError, PadSpec, Tensor};
 use padkit_burn::dtype::burn_type;
 use padkit_burn::{Fill, pad_with};
 
-use super::pad_graph::{PadCall, PadResult};
+use crate::pad_graph::{PadCall, PadResult};
 
 /// The first element of `v` as `T`.
 pub(crate) fn first<T: padkit::Element>(v: &Tensor) -> Result<T> {

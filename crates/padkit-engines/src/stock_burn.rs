@@ -12,8 +12,8 @@ use burn::tensor::{Device, Int, Tensor as BurnTensor, TensorData};
 use padkit::PadMode;
 use padkit_burn::Fill;
 
-use super::burn::{fill_of, first, from_burn, to_burn};
-use super::pad_graph::{PadCall, PadResult};
+use crate::burn::{fill_of, first, from_burn, to_burn};
+use crate::pad_graph::{PadCall, PadResult};
 
 /// Runs one Pad node through `Tensor::pad`; outputs above `max_output_bytes` are not run
 /// (Burn's pad checks no size before it allocates).

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use padkit::Tensor;
 use padkit_onnx::pb::ModelProto;
 
-use super::pad_graph::{Outcome, PadCall, PadResult, evaluate};
+use crate::pad_graph::{Outcome, PadCall, PadResult, evaluate};
 
 /// A checked Pad graph evaluated on padkit's core ([`pad`]), every ONNX type; outputs
 /// above `max_output_bytes` are refused before they are allocated.

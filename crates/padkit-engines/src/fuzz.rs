@@ -15,10 +15,10 @@ use tract_onnx::tract_core::internal::DimLike;
 use padkit_onnx::graph::graph_inputs;
 use padkit_onnx::isolate::{Panicked, isolated};
 
-use crate::engine::core::evaluate_core;
-use crate::engine::pad_graph::Outcome;
-use crate::engine::run_checked;
-use crate::engine::tract as tract_run;
+use crate::core::evaluate_core;
+use crate::pad_graph::Outcome;
+use crate::run_checked;
+use crate::tract as tract_run;
 
 /// Largest output a fuzzed run may allocate.
 const MAX_OUTPUT_BYTES: u64 = 1 << 24;
@@ -27,7 +27,7 @@ const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 /// onnx's encoding, and as a model run by the core engine on small inputs.
 ///
 /// ```
-/// padkit_cli::fuzz::readers(b"\x93NUMPY\x01\x00");
+/// padkit_engines::fuzz::readers(b"\x93NUMPY\x01\x00");
 /// ```
 pub fn readers(data: &[u8]) {
     let _ = padkit_onnx::proto::decode_tensor(data, "fuzz input");
@@ -43,7 +43,7 @@ pub fn readers(data: &[u8]) {
 /// `data` as a model through the checks and tract (load, optimise, run on small inputs).
 ///
 /// ```
-/// padkit_cli::fuzz::tract_model(&[0x08, 0x07]);
+/// padkit_engines::fuzz::tract_model(&[0x08, 0x07]);
 /// ```
 pub fn tract_model(data: &[u8]) {
     run(data, |model, inputs| {
@@ -66,7 +66,7 @@ pub fn tract_model(data: &[u8]) {
 /// long axes that padkit's rules allow, say) is that runtime's finding.
 ///
 /// ```
-/// padkit_cli::fuzz::lower(&[0x08, 0x07]);
+/// padkit_engines::fuzz::lower(&[0x08, 0x07]);
 /// ```
 pub fn lower(data: &[u8]) {
     let Ok(model) = ModelProto::decode(data) else {
@@ -94,7 +94,7 @@ pub fn lower(data: &[u8]) {
 /// `padkit_pad` parameters), then run on small zero inputs.
 ///
 /// ```
-/// padkit_cli::fuzz::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
+/// padkit_engines::fuzz::nnef(b"version 1.0; graph g(x) -> (y) { x = external(shape = [2]); y = x; }");
 /// ```
 pub fn nnef(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
