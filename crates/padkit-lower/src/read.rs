@@ -148,17 +148,14 @@ pub(crate) fn pad<'n>(
         Some(p) => Given::Known(p.clone()),
         None => {
             let name = input(1)?;
-            match scope.constant(name) {
-                // known, but read by a map computed in the graph with axes fed at run time
-                Some(_) if matches!(axes, Some(Given::Fed(_))) => {
-                    fed_type(node, scope, name, Operand::Pads, DType::Int64)?;
-                    Given::Fed(name.to_string())
-                }
-                Some(_) => Given::Known(ints(scope.operand(node, Operand::Pads, name, dtype)?)),
-                None => {
-                    fed_type(node, scope, name, Operand::Pads, DType::Int64)?;
-                    Given::Fed(name.to_string())
-                }
+            // with axes fed at run time, known pads are read by the map computed in the
+            // graph as fed ones are
+            let fed_axes = matches!(axes, Some(Given::Fed(_)));
+            if scope.constant(name).is_some() && !fed_axes {
+                Given::Known(ints(scope.operand(node, Operand::Pads, name, dtype)?))
+            } else {
+                fed_type(node, scope, name, Operand::Pads, DType::Int64)?;
+                Given::Fed(name.to_string())
             }
         }
     };
