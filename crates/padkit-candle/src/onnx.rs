@@ -53,11 +53,12 @@ pub const MAX_PINNED_ELEMENTS: usize = 4096;
 /// ```
 /// use std::collections::HashMap;
 /// use candle_core::{Device, Tensor};
-/// use padkit_onnx::model::{Feed, PadModel};
 /// use prost::Message;
-/// // Pad-19 in wrap mode, which candle-onnx refuses to load
-/// let x = padkit::Tensor::from_slice(&[2, 2], &[1f32, 2.0, 3.0, 4.0]).unwrap();
-/// let model = PadModel::new(19, "wrap", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
+/// # use padkit_onnx_tools::model::{Feed, PadModel};
+/// # let x = padkit::Tensor::from_slice(&[2, 2], &[1f32, 2.0, 3.0, 4.0]).unwrap();
+/// // `model`: an ONNX model (`padkit_onnx::pb::ModelProto`) whose Pad-19 pads its input
+/// // `x` in wrap mode, which candle-onnx refuses to load
+/// # let model = PadModel::new(19, "wrap", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
 /// let model = candle_onnx::onnx::ModelProto::decode(model.encode_to_vec().as_slice()).unwrap();
 /// let x = Tensor::new(&[[1f32, 2.0], [3.0, 4.0]], &Device::Cpu).unwrap();
 /// let out = padkit_candle::onnx::simple_eval(&model, HashMap::from([("x".to_string(), x)])).unwrap();

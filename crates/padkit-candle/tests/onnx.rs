@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use candle_core::{Device, Tensor};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use prost::Message;
 
 fn candle_model(m: &PadModel) -> candle_onnx::onnx::ModelProto {

@@ -11,7 +11,7 @@ use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
 use padkit_engines::Engine;
 use padkit_engines::verdict;
-use padkit_onnx::isolate;
+use padkit_onnx_tools::isolate;
 
 /// The help's closing lines: the maintainers' tools, which the command list leaves out.
 const MAINTAINERS: &str = "Maintainers' tools:\n  bench         Time the workloads W1–W8 for every implementation against a memcpy floor\n  bench-models  Time whole models: padkit-tract against stock tract-onnx\n  suite table, suite compare  Tabulate and compare conformance reports (`padkit suite --help`)\nBuild the bench with `cargo run --profile bench`: the release profile builds tract and Burn at opt-level 1.";

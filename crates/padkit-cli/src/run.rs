@@ -13,12 +13,12 @@ use prost::Message;
 use padkit_conformance::compare::head;
 use padkit_engines::pad_graph::Outcome;
 use padkit_engines::{self as engine, Engine};
-use padkit_onnx::data::{model_dir, numbered, read_model, read_model_as_stored};
+use padkit_onnx_tools::data::{model_dir, numbered, read_model, read_model_as_stored};
 use padkit_onnx::graph::graph_inputs;
-use padkit_onnx::names::{file_name, printable};
-use padkit_onnx::npy::read_npy;
+use padkit_onnx_tools::names::{file_name, printable};
+use padkit_onnx_tools::npy::read_npy;
 use padkit_onnx::proto::{decode_tensor, tensor_to_proto};
-use padkit_onnx::wire::encode_tensor;
+use padkit_onnx_tools::wire::encode_tensor;
 
 /// What `padkit run` was asked to do.
 pub struct Request<'a> {
@@ -112,7 +112,7 @@ pub fn lower(model: &Path, output: &Path, options: &padkit_lower::Options) -> Re
     let stored = read_model_as_stored(model)?;
     refuse_aliases(model, output, &stored)?;
     let mut lowered = padkit_lower::lower_with(&read_model(model)?, options)?;
-    if padkit_onnx::external::restore(&mut lowered, &stored) > 0 {
+    if padkit_onnx_tools::external::restore(&mut lowered, &stored) > 0 {
         let same = |p: &Path| std::fs::canonicalize(model_dir(p)).ok();
         ensure!(
             same(model).is_some() && same(model) == same(output),
@@ -126,7 +126,7 @@ pub fn lower(model: &Path, output: &Path, options: &padkit_lower::Options) -> Re
     // holds at most two copies of what it writes at once (docs/lower.md).
     let packed = lowered.encode_to_vec();
     drop(lowered);
-    let bytes = padkit_onnx::wire::unpack(&packed, padkit_onnx::wire::Root::Model)?;
+    let bytes = padkit_onnx_tools::wire::unpack(&packed, padkit_onnx_tools::wire::Root::Model)?;
     drop(packed);
     create(output)?
         .write_all(&bytes)
@@ -140,7 +140,7 @@ fn refuse_aliases(model: &Path, output: &Path, stored: &ModelProto) -> Result<()
     if !output.exists() {
         return Ok(());
     }
-    let files = padkit_onnx::external::files(stored, model_dir(model))?;
+    let files = padkit_onnx_tools::external::files(stored, model_dir(model))?;
     for input in std::iter::once(model.to_path_buf()).chain(files) {
         ensure!(
             !same_file(&input, output)?,
@@ -224,10 +224,9 @@ fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
 fn read_input(path: &Path) -> Result<Tensor> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let origin = path.display().to_string();
-    let tensor = if path.extension().is_some_and(|e| e == "npy") {
-        read_npy(&bytes, &origin)
+    Ok(if path.extension().is_some_and(|e| e == "npy") {
+        read_npy(&bytes, &origin)?
     } else {
-        decode_tensor(&bytes, &origin)
-    };
-    Ok(tensor?)
+        decode_tensor(&bytes, &origin)?
+    })
 }

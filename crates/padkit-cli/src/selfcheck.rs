@@ -11,7 +11,7 @@ use padkit_conformance::{Expected, Report, Size, Verdict, cases, credit_error};
 use padkit::memory::default_max_output_bytes;
 use padkit_engines::verdict::{Expect, Tally, judge};
 use padkit_engines::{self as engine, Engine};
-use padkit_onnx::model::PadModel;
+use padkit_onnx_tools::model::PadModel;
 
 /// Runs the suite; prints progress, then the feature × engine matrix and returns the
 /// tally. A case that must fail passes on an engine's error only where that engine passes

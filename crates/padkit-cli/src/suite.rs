@@ -14,9 +14,9 @@ use padkit_conformance::manifest::OUTPUT_FILE;
 use padkit_conformance::report::CaseResult;
 use padkit_conformance::{Case, Expected, Manifest, Report, Size, Verdict, cases};
 
-use padkit_onnx::model::PadModel;
+use padkit_onnx_tools::model::PadModel;
 use padkit_onnx::proto::tensor_to_proto;
-use padkit_onnx::wire::{encode_model, encode_tensor};
+use padkit_onnx_tools::wire::{encode_model, encode_tensor};
 
 /// The catalogue's cases of `size` that carry every tag of `tags` (a whole tag such as
 /// `mode:reflect`, or its value, `reflect`), with the valid twin of each case that must

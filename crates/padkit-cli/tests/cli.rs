@@ -343,7 +343,7 @@ fn input_of_another_type_than_declared() {
 /// answer is the naive reference's.
 #[test]
 fn external_data_beside_the_model_runs_on_every_engine() {
-    use padkit_onnx::model::{Feed, PadModel};
+    use padkit_onnx_tools::model::{Feed, PadModel};
     use padkit_onnx::proto::tensor_to_proto;
     use prost::Message;
     let dir = std::env::temp_dir().join(format!("padkit-external-{}", std::process::id()));

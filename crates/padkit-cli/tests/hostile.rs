@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use padkit::{DType, Data, Tensor};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 use prost::Message;

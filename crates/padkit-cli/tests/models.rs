@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 use padkit_engines::tract::optimize;
-use padkit_onnx::data::{find_cases, numbered, read_model};
+use padkit_onnx_tools::data::{find_cases, numbered, read_model};
 use padkit_tract::to_tract;
 use tract_onnx::prelude::*;
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use padkit_conformance::{ExpectedEntry, Manifest, Report};
-use padkit_onnx::wire::{Root, unpack};
+use padkit_onnx_tools::wire::{Root, unpack};
 
 mod common;
 use common::{padkit, text};

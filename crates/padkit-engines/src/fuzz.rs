@@ -13,7 +13,7 @@ use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::DimLike;
 
 use padkit_onnx::graph::graph_inputs;
-use padkit_onnx::isolate::{Panicked, isolated};
+use padkit_onnx_tools::isolate::{Panicked, isolated};
 
 use crate::core::evaluate_core;
 use crate::pad_graph::Outcome;
@@ -31,8 +31,8 @@ const MAX_OUTPUT_BYTES: u64 = 1 << 24;
 /// ```
 pub fn readers(data: &[u8]) {
     let _ = padkit_onnx::proto::decode_tensor(data, "fuzz input");
-    let _ = padkit_onnx::npy::read_npy(data, "fuzz input");
-    let _ = padkit_onnx::wire::unpack(data, padkit_onnx::wire::Root::Model);
+    let _ = padkit_onnx_tools::npy::read_npy(data, "fuzz input");
+    let _ = padkit_onnx_tools::wire::unpack(data, padkit_onnx_tools::wire::Root::Model);
     run(data, |model, inputs| {
         run_checked(model, inputs, "core", || {
             evaluate_core(model, inputs, MAX_OUTPUT_BYTES)
@@ -86,7 +86,7 @@ pub fn lower(data: &[u8]) {
         );
     }
     for lowered in [portable, targeted].iter().flatten() {
-        let _ = padkit_onnx::wire::encode_model(lowered);
+        let _ = padkit_onnx_tools::wire::encode_model(lowered);
     }
 }
 

@@ -36,7 +36,7 @@ use anyhow::Result;
 use padkit::Tensor;
 use padkit_lower::Target;
 use padkit_onnx::graph::{check_inputs, check_model, uses_interior};
-use padkit_onnx::isolate::isolated;
+use padkit_onnx_tools::isolate::isolated;
 use padkit_onnx::pb::ModelProto;
 
 use self::core::evaluate_core;

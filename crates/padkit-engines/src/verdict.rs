@@ -7,7 +7,7 @@ use padkit_conformance::grade::{self, Classed, Run, Want};
 use padkit_conformance::{Refusal, Verdict};
 
 use crate::pad_graph::Outcome;
-use padkit_onnx::isolate::Panicked;
+use padkit_onnx_tools::isolate::Panicked;
 
 /// What a case expects of an engine.
 #[derive(Debug, Clone, Copy)]

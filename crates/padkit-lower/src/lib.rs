@@ -35,10 +35,10 @@
 //! naming the node and the reason ([`LowerError::NotLowered`]).
 //!
 //! ```
-//! use padkit::{PadMode, Tensor};
-//! use padkit_onnx::model::{Feed, PadModel};
-//! let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
-//! let model = PadModel::new(19, "wrap", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
+//! use padkit_onnx::pb::ModelProto;
+//! use prost::Message;
+//! // a Pad-19 in wrap mode over a 2×3 input
+//! let model = ModelProto::decode(&*std::fs::read("tests/data/wrap19.onnx").unwrap()).unwrap();
 //! let lowered = padkit_lower::lower(&model).unwrap();
 //! let ops: Vec<&str> = lowered.graph.as_ref().unwrap().node.iter().map(|n| n.op_type.as_str()).collect();
 //! assert!(ops.iter().all(|op| padkit_lower::PORTABLE_OPS.contains(op)));

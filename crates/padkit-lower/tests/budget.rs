@@ -5,7 +5,7 @@
 
 use padkit::Tensor;
 use padkit_lower::{LowerError, Options, lower_with};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::ModelProto;
 use prost::Message;
 

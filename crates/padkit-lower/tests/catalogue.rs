@@ -8,7 +8,7 @@
 
 use padkit_conformance::{Expected, Feed, Size, cases};
 use padkit_lower::{LowerError, PORTABLE_OPS, RUN_TIME_OPS, lower};
-use padkit_onnx::model::PadModel;
+use padkit_onnx_tools::model::PadModel;
 use padkit_onnx::pb::GraphProto;
 
 /// Every op of `g` and of its subgraphs.

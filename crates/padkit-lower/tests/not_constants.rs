@@ -8,7 +8,7 @@
 use padkit::Tensor;
 use padkit_lower::lower;
 use padkit_onnx::graph::{dims, value_info};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;

@@ -5,7 +5,7 @@
 //! padkit's core.
 
 use padkit::{PadMode, PadSpec, Tensor};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
 use padkit_onnx::pb::type_proto::Value;
@@ -192,7 +192,7 @@ fn run_time_extents_match_the_reference() {
 /// (which has no CenterCropPad of its own), against the output worked out by hand.
 #[test]
 fn center_crop_pad_is_lowered() {
-    use padkit_onnx::model::{Feed, PadModel};
+    use padkit_onnx_tools::model::{Feed, PadModel};
     let data: Vec<f32> = (0..15).map(|v| v as f32).collect();
     let x = padkit::Tensor::from_slice(&[3, 5], &data).unwrap();
     let mut model = PadModel::new(18, "constant", x, vec![5, 2], Feed::Initializer).proto();
@@ -223,7 +223,7 @@ fn center_crop_pad_is_lowered() {
 /// is known only at run time: the fill block is the value `Expand`ed to the data's shape.
 #[test]
 fn string_fill_blocks_of_run_time_extents_are_expanded() {
-    use padkit_onnx::model::{Feed, PadModel};
+    use padkit_onnx_tools::model::{Feed, PadModel};
     let words: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
     let x = padkit::Tensor::from_strings(&[3, 1], words.clone()).unwrap();
     let value = padkit::Tensor::from_strings(&[], vec!["-".into()]).unwrap();
@@ -256,7 +256,7 @@ fn string_fill_blocks_of_run_time_extents_are_expanded() {
 /// that fit give the data back.
 #[test]
 fn whole_pads_checks_hold_with_no_axis_padded() {
-    use padkit_onnx::model::{Feed, PadModel};
+    use padkit_onnx_tools::model::{Feed, PadModel};
     let run = |model: &ModelProto, inputs: TVec<TValue>| {
         let model = model.clone();
         // stock tract 0.23.9 panics on the guard's out-of-range Gather (its own error)

@@ -6,7 +6,7 @@
 
 use padkit::Tensor;
 use padkit_lower::{LowerError, lower};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 
 fn strings(shape: &[usize]) -> Tensor {
     let n = shape.iter().product();

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use padkit_conformance::{Size, cases};
 use padkit_lower::{Options, Target, lower_with};
-use padkit_onnx::model::PadModel;
+use padkit_onnx_tools::model::PadModel;
 use padkit_onnx::pb::GraphProto;
 
 /// The verdicts of `column` in the committed report `file`, by case name.
@@ -113,7 +113,7 @@ fn portable_keeps_nothing() {
 #[test]
 fn tract_lowers_the_pads_its_own_pad_reads_otherwise() {
     use padkit::Tensor;
-    use padkit_onnx::model::Feed;
+    use padkit_onnx_tools::model::Feed;
     use padkit_onnx::pb::AttributeProto;
     use padkit_onnx::pb::attribute_proto::AttributeType;
     use tract_onnx::prelude::*;

@@ -10,7 +10,7 @@ use padkit::DType;
 use padkit_conformance::compare::first_difference;
 use padkit_conformance::{Expected, Feed, Size, cases};
 use padkit_lower::{Options, Target, lower_with};
-use padkit_onnx::model::PadModel;
+use padkit_onnx_tools::model::PadModel;
 use padkit_tract::gpu::on_device;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::ops::array::Pad;

@@ -4,7 +4,7 @@
 
 use padkit::Tensor;
 use padkit_lower::{LowerError, lower};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{FunctionProto, GraphProto, ModelProto, NodeProto, TrainingInfoProto};
 
 fn model() -> ModelProto {

@@ -26,6 +26,11 @@ pub const NEWEST_IR_VERSION: i64 = 14;
 
 /// The model's version of the default ONNX domain.
 ///
+/// # Errors
+///
+/// The model imports ONNX's default domain not exactly once, or at a version padkit does
+/// not know (1 to [`NEWEST_OPSET`]).
+///
 /// ```
 /// use padkit_onnx::pb::{ModelProto, OperatorSetIdProto};
 /// let m = ModelProto { opset_import: vec![OperatorSetIdProto { domain: "".into(), version: 19 }], ..Default::default() };
@@ -59,6 +64,14 @@ pub fn opset(model: &ModelProto) -> Result<i64> {
 /// one output and one value, and that every stored tensor matches its type and shape.
 /// Subgraphs (If, Loop, Scan bodies) are checked too, with the names of the graphs
 /// around them in scope.
+///
+/// # Errors
+///
+/// The first check that fails, naming the graph, node, value or tensor and the numbers: an
+/// IR version or opset out of range, no graph, a name produced twice or read before
+/// anything produces it, a graph output nothing produces, a Constant node without exactly
+/// one output and one value, a stored tensor whose data does not match its type and shape
+/// ([`check_proto`](crate::proto::check_proto)).
 pub fn check_model(model: &ModelProto) -> Result<()> {
     let ir = model.ir_version;
     ensure!(
@@ -212,6 +225,10 @@ pub fn is_pad_graph_node(node: &NodeProto) -> bool {
 }
 
 /// The graph inputs a caller feeds (those without an initializer), in order.
+///
+/// # Errors
+///
+/// The model has no graph.
 pub fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
     let g = model.graph.as_ref().context("the model has no graph")?;
     let inits: HashSet<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
@@ -223,6 +240,10 @@ pub fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
 }
 
 /// [`graph_inputs`], checked to be as many as the `given` inputs.
+///
+/// # Errors
+///
+/// The model has no graph, or the graph has another number of inputs to feed than `given`.
 pub fn graph_inputs_for(model: &ModelProto, given: usize) -> Result<Vec<String>> {
     let names = graph_inputs(model)?;
     ensure!(
@@ -236,6 +257,11 @@ pub fn graph_inputs_for(model: &ModelProto, given: usize) -> Result<Vec<String>>
 }
 
 /// Refuses inputs whose number, type or known dims differ from the graph's declaration.
+///
+/// # Errors
+///
+/// The model has no graph, or the inputs differ from the graph's declaration in number,
+/// element type, rank or a known dim (the error names the input).
 pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
     use crate::pb::{tensor_shape_proto::dimension::Value, type_proto};
     let g = model.graph.as_ref().context("the model has no graph")?;

@@ -11,6 +11,11 @@ use prost::Message;
 
 /// Reads a serialized `TensorProto` from `bytes`; `origin` names where they came from.
 ///
+/// # Errors
+///
+/// `bytes` are not a serialized `TensorProto`, or the tensor does not read
+/// ([`tensor_from_proto`]); the error names `origin`.
+///
 /// ```
 /// use prost::Message;
 /// let tp = padkit_onnx::pb::TensorProto { data_type: 7, dims: vec![2], int64_data: vec![3, -1], ..Default::default() };
@@ -24,6 +29,11 @@ pub fn decode_tensor(bytes: &[u8], origin: &str) -> Result<Tensor> {
 }
 
 /// The checked element type and shape of a `TensorProto`, without reading its data.
+///
+/// # Errors
+///
+/// The element type is not one padkit holds, a dimension is negative, or the shape has more
+/// elements than memory can address (the error names the tensor).
 pub fn dtype_and_shape(tp: &TensorProto) -> Result<(DType, Vec<usize>)> {
     let name = &tp.name;
     let dtype = DType::from_onnx(tp.data_type)
@@ -141,12 +151,23 @@ pub fn sparse_tensor_from_proto(sp: &SparseTensorProto) -> Result<Tensor> {
 
 /// Checks a `TensorProto` the way [`tensor_from_proto`] reads it, without copying its data:
 /// for the initializers and Constant nodes of a model handed to another engine.
+///
+/// # Errors
+///
+/// As [`tensor_from_proto`], without reading the data.
 pub fn check_proto(tp: &TensorProto) -> Result<()> {
     let (dtype, shape) = dtype_and_shape(tp)?;
     data_source(tp, dtype, &shape).map(drop)
 }
 
 /// Reads a `TensorProto` of any ONNX element type.
+///
+/// # Errors
+///
+/// Its type or shape does not read ([`dtype_and_shape`]); its data is in no field or in
+/// several, in a field its type does not use, of another length than its shape's element
+/// count, stored as external data or in segments, or holds values its element type cannot
+/// (the error names the tensor).
 ///
 /// ```
 /// use padkit_onnx::pb::TensorProto;

@@ -6,7 +6,7 @@
 //! - [`check`]: every public run path of the core against that reference, on outputs that
 //!   start as a sentinel pattern, so an element the kernel forgets to write shows;
 //! - [`fuzz`]: the core fuzz target's body, which `cargo fuzz` and the corpus replay test
-//!   both call (the ONNX targets' bodies live beside the engines, in the `padkit` CLI's `fuzz` module).
+//!   both call (the ONNX targets' bodies live beside the engines, in padkit-engines' `fuzz` module).
 //!
 //! - [`lowered`](mod@lowered) (feature `lower`): a Pad lowered by padkit-lower and run by
 //!   stock tract-onnx against that reference, the property of padkit-lower's random tests

@@ -5,7 +5,7 @@
 //! named below.
 
 use padkit::{PadMode, Tensor};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use tract_onnx::prelude::*;
 
 use crate::{Case, ErrClass};
@@ -52,8 +52,8 @@ pub fn on_stock_tract(
         // which the caller accepts only where the reference refuses too.
         // (isolated: under libFuzzer, whose panic hook aborts, a caught panic too)
         static HOOK: std::sync::Once = std::sync::Once::new();
-        HOOK.call_once(padkit_onnx::isolate::install_hook);
-        let y = padkit_onnx::isolate::isolated("stock tract", || -> TractResult<Tensor> {
+        HOOK.call_once(padkit_onnx_tools::isolate::install_hook);
+        let y = padkit_onnx_tools::isolate::isolated("stock tract", || -> TractResult<Tensor> {
             let plan = tract_onnx::onnx()
                 .model_for_proto_model(&padkit_tract::tract_proto(&lowered)?)?
                 .into_typed()?

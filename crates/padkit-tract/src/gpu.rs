@@ -13,11 +13,11 @@
 //! is one pass over the data, where the core ops make one per padded axis.
 //!
 //! ```
-//! use padkit::Tensor;
-//! use padkit_onnx::model::{Feed, PadModel};
 //! use tract_onnx::prelude::*;
-//! let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
-//! let model = PadModel::new(19, "wrap", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
+//! # use padkit_onnx_tools::model::{Feed, PadModel};
+//! # let x = padkit::Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+//! // `model`: an ONNX model (`padkit_onnx::pb::ModelProto`) whose Pad-19 pads in wrap mode
+//! # let model = PadModel::new(19, "wrap", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
 //! let proto = padkit_tract::tract_proto(&model).unwrap();
 //! let mut typed = padkit_tract::onnx()
 //!     .model_for_proto_model(&proto)?

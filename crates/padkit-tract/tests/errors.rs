@@ -1,7 +1,7 @@
 //! Malformed Pad nodes give errors naming the node, the input and the numbers.
 
 use padkit::Tensor;
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use tract_onnx::prelude::*;
 
 fn error(m: PadModel) -> String {

@@ -7,7 +7,7 @@
 
 use padkit_conformance::compare::first_difference;
 use padkit_conformance::{Expected, Feed, Size, cases};
-use padkit_onnx::model::PadModel;
+use padkit_onnx_tools::model::PadModel;
 use padkit_tract::PadkitPad;
 use padkit_tract::gpu::{on_device, to_device_ops};
 use tract_onnx::prelude::*;

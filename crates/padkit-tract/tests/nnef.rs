@@ -6,7 +6,7 @@
 //! names padkit's extension, and hostile `padkit_pad` parameters are refused cleanly.
 
 use padkit::{PadMode, Tensor};
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_tract::nnef::WithPadkit;
 use padkit_tract::{Operand, PadkitPad};
 use padkit_tract::{from_tract, to_tract};

@@ -2,7 +2,7 @@
 //! naive reference (shared with padkit's own tests, not copied).
 
 use padkit::Tensor;
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_testkit::Case;
 use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;

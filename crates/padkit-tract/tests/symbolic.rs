@@ -6,7 +6,7 @@
 //! simplifier, to `−(H mod k)`, before the Pad ever sees it.)
 
 use padkit::Tensor;
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, NodeProto};
 use padkit_onnx::proto::tensor_to_proto;
 use padkit_testkit::Case;

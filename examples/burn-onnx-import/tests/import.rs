@@ -7,7 +7,7 @@ use burn::tensor::{Bool, DType as BurnType, Int, Tensor, TensorData};
 use burn_onnx_import as models;
 use padkit::{DType, Data};
 use padkit_conformance::compare::{Tolerance, first_difference};
-use padkit_onnx::data::numbered;
+use padkit_onnx_tools::data::numbered;
 
 fn data(case: &str) -> (Vec<padkit::Tensor>, padkit::Tensor) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");

@@ -28,10 +28,10 @@ pub fn models(dirs: &[std::path::PathBuf], runs: usize, json: bool) -> Result<()
         .build_global();
     let mut rows = vec![];
     for d in dirs {
-        for case in padkit_onnx::data::find_cases(d)? {
+        for case in padkit_onnx_tools::data::find_cases(d)? {
             eprint!("\r{:<60}", case.display());
-            let model = padkit_onnx::data::read_model(&case.join("model.onnx"))?;
-            let inputs = padkit_onnx::data::numbered(&case.join("test_data_set_0"), "input")?;
+            let model = padkit_onnx_tools::data::read_model(&case.join("model.onnx"))?;
+            let inputs = padkit_onnx_tools::data::numbered(&case.join("test_data_set_0"), "input")?;
             let feeds = inputs
                 .iter()
                 .map(padkit_tract::to_tract)

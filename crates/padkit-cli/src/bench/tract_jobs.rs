@@ -9,7 +9,7 @@ use tract_onnx::prelude::Tensor as TractTensor;
 use tract_onnx::prelude::*;
 
 use super::Job;
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::model::{Feed, PadModel};
 
 /// Pushes `padkit-tract`, and `tract-core` where its `Pad` can do `w`.
 pub(super) fn push(w: &Workload, x: &Tensor, jobs: &mut Vec<(String, Job)>) -> Result<()> {

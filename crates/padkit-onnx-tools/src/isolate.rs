@@ -26,8 +26,12 @@ pub fn install_hook() {
 
 /// Runs `f`; a panic becomes an error `"{what}: internal error: {message}"`.
 ///
+/// # Errors
+///
+/// `f`'s error, or its panic as an error naming `what`.
+///
 /// ```
-/// let err = padkit_onnx::isolate::isolated("running the model", || -> anyhow::Result<()> { panic!("boom") }).unwrap_err();
+/// let err = padkit_onnx_tools::isolate::isolated("running the model", || -> anyhow::Result<()> { panic!("boom") }).unwrap_err();
 /// assert_eq!(err.to_string(), "running the model: internal error: boom");
 /// ```
 pub fn isolated<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {

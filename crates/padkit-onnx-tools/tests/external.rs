@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use padkit_onnx::data::read_model;
-use padkit_onnx::model::{Feed, PadModel};
+use padkit_onnx_tools::data::read_model;
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::StringStringEntryProto;
 use prost::Message;
 

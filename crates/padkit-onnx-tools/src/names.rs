@@ -9,7 +9,7 @@ use std::borrow::Cow;
 /// names stay different.
 ///
 /// ```
-/// use padkit_onnx::names::file_name;
+/// use padkit_onnx_tools::names::file_name;
 /// assert_eq!(file_name("y"), "y");
 /// assert_eq!(file_name("../../x"), "%2E.%2F..%2Fx");
 /// assert_eq!(file_name("/model/conv:0"), "%2Fmodel%2Fconv%3A0");
@@ -34,7 +34,7 @@ pub fn file_name(name: &str) -> String {
 /// escapes strings (`\u{1b}`), so a model cannot send escape sequences to the terminal.
 ///
 /// ```
-/// use padkit_onnx::names::printable;
+/// use padkit_onnx_tools::names::printable;
 /// assert_eq!(printable("y"), "y");
 /// assert_eq!(printable("a\u{1b}[2J"), "\"a\\u{1b}[2J\"");
 /// ```

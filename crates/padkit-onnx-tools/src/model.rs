@@ -1,21 +1,21 @@
 //! ONNX Pad models built in code: the conformance suite's cases, the bench's models, and
 //! the test models of padkit-tract and the CLI.
 
-use crate::pb::tensor_shape_proto::{Dimension, dimension};
-use crate::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
+use padkit_onnx::pb::tensor_shape_proto::{Dimension, dimension};
+use padkit_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use padkit::Tensor;
 use padkit::onnx::{Source, node_signature};
 use padkit_conformance::Case;
 
-use crate::graph::{ir_version, value_info};
-use crate::proto::tensor_to_proto;
+use padkit_onnx::graph::{ir_version, value_info};
+use padkit_onnx::proto::tensor_to_proto;
 
 pub use padkit_conformance::Feed;
 
 /// One ONNX model holding a single Pad node.
 ///
 /// ```
-/// use padkit_onnx::model::{Feed, PadModel};
+/// use padkit_onnx_tools::model::{Feed, PadModel};
 /// let x = padkit::Tensor::from_slice(&[3], &[1.0f32, 2.0, 3.0]).unwrap();
 /// let m = PadModel::new(19, "wrap", x, vec![1, 1], Feed::Initializer);
 /// assert_eq!(m.proto().opset_import[0].version, 19);
@@ -63,7 +63,7 @@ impl PadModel {
     /// relies on the default), data, and pads, value and axes fed as the case says.
     ///
     /// ```
-    /// use padkit_onnx::model::PadModel;
+    /// use padkit_onnx_tools::model::PadModel;
     /// use padkit_conformance::{Size, cases};
     /// let case = cases(Size::Small).into_iter().find(|c| c.has_tag("runtime-everything")).unwrap();
     /// let m = PadModel::from_case(&case);

@@ -12,18 +12,22 @@
 //! `TensorProto.dims` and its `*_data` numbers, and `SparseTensorProto.dims`, and copies
 //! every other field as it is.
 
-use crate::error::{Result, bail, ensure};
-use crate::pb::{ModelProto, TensorProto};
+use anyhow::{Result, bail, ensure};
+use padkit_onnx::pb::{ModelProto, TensorProto};
 use prost::Message;
 use prost::encoding::{decode_varint, encode_varint};
 
 /// A model encoded as onnx writes it ([`unpack`]).
 ///
+/// # Errors
+///
+/// The model nests messages deeper than [`unpack`] follows (100 levels).
+///
 /// ```
 /// use prost::Message;
 /// use padkit_onnx::pb::ModelProto;
 /// let model = ModelProto { ir_version: 10, ..Default::default() };
-/// let bytes = padkit_onnx::wire::encode_model(&model).unwrap();
+/// let bytes = padkit_onnx_tools::wire::encode_model(&model).unwrap();
 /// assert_eq!(ModelProto::decode(&bytes[..]).unwrap(), model);
 /// ```
 pub fn encode_model(model: &ModelProto) -> Result<Vec<u8>> {
@@ -32,11 +36,15 @@ pub fn encode_model(model: &ModelProto) -> Result<Vec<u8>> {
 
 /// A tensor encoded as onnx writes it ([`unpack`]).
 ///
+/// # Errors
+///
+/// As [`encode_model`].
+///
 /// ```
 /// use padkit_onnx::pb::TensorProto;
 /// let t = TensorProto { dims: vec![2, 3], ..Default::default() };
 /// // dims as two keyed varints (field 1, wire type 0), not one packed run
-/// assert_eq!(padkit_onnx::wire::encode_tensor(&t).unwrap(), vec![0x08, 2, 0x08, 3]);
+/// assert_eq!(padkit_onnx_tools::wire::encode_tensor(&t).unwrap(), vec![0x08, 2, 0x08, 3]);
 /// ```
 pub fn encode_tensor(tensor: &TensorProto) -> Result<Vec<u8>> {
     unpack(&tensor.encode_to_vec(), Root::Tensor)
@@ -61,7 +69,7 @@ pub enum Root {
 /// deeper than 100 levels.
 ///
 /// ```
-/// use padkit_onnx::wire::{Root, unpack};
+/// use padkit_onnx_tools::wire::{Root, unpack};
 /// // TensorProto.dims = [2, 3], packed: key 0x0a, length 2, then the values
 /// assert_eq!(unpack(&[0x0a, 2, 2, 3], Root::Tensor).unwrap(), vec![0x08, 2, 0x08, 3]);
 /// assert!(unpack(&[0x0a, 5, 2], Root::Tensor).is_err());
@@ -227,6 +235,6 @@ fn unpack_run(
 }
 
 /// A decoding error at byte `at`.
-fn fail(at: usize, e: prost::DecodeError) -> crate::error::Error {
-    crate::error::Error::msg(format!("field at byte {at}: {e}"))
+fn fail(at: usize, e: prost::DecodeError) -> anyhow::Error {
+    anyhow::anyhow!("field at byte {at}: {e}")
 }

@@ -1,11 +1,17 @@
 //! `.npy` files as padkit tensors: numbers, bool and complex in either byte order and
 //! either memory order (Fortran-order files are transposed to row-major).
 
-use crate::error::{Context, Result, bail, ensure};
+use anyhow::{Context, Result, bail, ensure};
 use npyz::{DType as NpyType, Endianness, NpyHeader, Order, TypeChar};
 use padkit::{DType, Data, Tensor};
 
 /// Reads a `.npy` file's bytes; `origin` names the file in errors.
+///
+/// # Errors
+///
+/// The bytes are not a `.npy` file, or hold an element type padkit does not read, a shape
+/// that does not match the data, or a data length other than the header's; the error names
+/// `origin`.
 ///
 /// ```
 /// use npyz::WriterBuilder;
@@ -13,7 +19,7 @@ use padkit::{DType, Data, Tensor};
 /// let mut w = npyz::WriteOptions::<f32>::new().default_dtype().shape(&[2]).writer(&mut bytes).begin_nd().unwrap();
 /// w.extend([1.0f32, 2.0]).unwrap();
 /// w.finish().unwrap();
-/// let t = padkit_onnx::npy::read_npy(&bytes, "x.npy").unwrap();
+/// let t = padkit_onnx_tools::npy::read_npy(&bytes, "x.npy").unwrap();
 /// assert_eq!(t.to_vec::<f32>().unwrap(), vec![1.0, 2.0]);
 /// ```
 pub fn read_npy(bytes: &[u8], origin: &str) -> Result<Tensor> {
@@ -87,7 +93,7 @@ pub fn read_npy(bytes: &[u8], origin: &str) -> Result<Tensor> {
         elements = fortran_to_c(&elements, &shape, width);
     }
     Tensor::new(dtype, shape, Data::Bytes(elements))
-        .map_err(|e| crate::error::Error::msg(format!("{origin}: {e}")))
+        .map_err(|e| anyhow::anyhow!("{origin}: {e}"))
 }
 
 /// Elements of `width` bytes stored in Fortran (column-major) order, rearranged into

@@ -1,13 +1,13 @@
-//! `padkit_onnx::wire` against prost's own encoder of unpacked repeated numbers: the ONNX
+//! `padkit_onnx_tools::wire` against prost's own encoder of unpacked repeated numbers: the ONNX
 //! messages below mirror tract-onnx's generated ones (the same fields in the same order)
 //! with `packed = "false"` on every repeated number, as `onnx.proto` (proto2) declares
 //! them. Decoding prost's packed bytes into the mirror and encoding it again gives the
 //! bytes onnx's encoding prescribes, independently of the wire rewrite under test.
 
 use padkit_conformance::{Expected, Size, cases};
-use padkit_onnx::model::PadModel;
+use padkit_onnx_tools::model::PadModel;
 use padkit_onnx::proto::tensor_to_proto;
-use padkit_onnx::wire::{Root, encode_model, encode_tensor, unpack};
+use padkit_onnx_tools::wire::{Root, encode_model, encode_tensor, unpack};
 use prost::Message;
 
 #[derive(Clone, PartialEq, Message)]

@@ -6,16 +6,23 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
-use crate::error::{Context, Result, bail, ensure};
-use crate::pb::tensor_proto::DataLocation;
-use crate::pb::{GraphProto, ModelProto, TensorProto};
+use anyhow::{Context, Result, bail, ensure};
+use padkit_onnx::pb::tensor_proto::DataLocation;
+use padkit_onnx::pb::{GraphProto, ModelProto, TensorProto};
 use padkit::DType;
 
-use crate::proto::dtype_and_shape;
+use padkit_onnx::proto::dtype_and_shape;
 
 /// Replaces every tensor of `model` stored as external data (initializers, `Constant`
 /// values, subgraphs' too) by its bytes, read from files below `dir`, the model's
 /// directory.
+///
+/// # Errors
+///
+/// A tensor's reference leaves `dir` (an absolute path, `..`, a link out of it), has no
+/// location or a malformed offset or length, names a file that cannot be opened, or a range
+/// outside its file or of another size than the tensor's type and shape need; the error
+/// names the tensor and the file.
 ///
 /// ```
 /// use padkit_onnx::pb::{GraphProto, ModelProto, StringStringEntryProto, TensorProto};
@@ -30,7 +37,7 @@ use crate::proto::dtype_and_shape;
 /// };
 /// let graph = GraphProto { initializer: vec![w], ..Default::default() };
 /// let mut model = ModelProto { graph: Some(graph), ..Default::default() };
-/// padkit_onnx::external::inline(&mut model, &dir).unwrap();
+/// padkit_onnx_tools::external::inline(&mut model, &dir).unwrap();
 /// assert_eq!(model.graph.unwrap().initializer[0].raw_data, vec![1, 2, 3, 4]);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
@@ -74,7 +81,7 @@ fn inline_graph(g: &mut GraphProto, dir: &Path) -> Result<()> {
 /// let inlined = TensorProto { data_location: 0, external_data: vec![], raw_data: vec![1, 2, 3, 4], ..stored.clone() };
 /// let model = |t: TensorProto| ModelProto { graph: Some(GraphProto { initializer: vec![t], ..Default::default() }), ..Default::default() };
 /// let mut lowered = model(inlined);
-/// assert_eq!(padkit_onnx::external::restore(&mut lowered, &model(stored.clone())), 1);
+/// assert_eq!(padkit_onnx_tools::external::restore(&mut lowered, &model(stored.clone())), 1);
 /// assert_eq!(lowered, model(stored));
 /// ```
 pub fn restore(lowered: &mut ModelProto, original: &ModelProto) -> usize {
@@ -108,7 +115,7 @@ pub fn restore(lowered: &mut ModelProto, original: &ModelProto) -> usize {
 /// let dir = std::env::temp_dir().join(format!("padkit-doc-files-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// std::fs::write(dir.join("w.bin"), [1u8, 2, 3, 4]).unwrap();
-/// let files = padkit_onnx::external::files(&model, &dir).unwrap();
+/// let files = padkit_onnx_tools::external::files(&model, &dir).unwrap();
 /// assert_eq!(files, [dir.canonicalize().unwrap().join("w.bin")]);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Context, Result};
-use crate::pb::ModelProto;
+use anyhow::{Context, Result};
+use padkit_onnx::pb::ModelProto;
 use prost::Message;
 
-use crate::proto::decode_tensor;
+use padkit_onnx::proto::decode_tensor;
 
 /// The `test_data_set_*` folders of a case, sorted.
 ///
@@ -19,7 +19,7 @@ use crate::proto::decode_tensor;
 /// let case = std::env::temp_dir().join("padkit-doc-data-sets");
 /// std::fs::create_dir_all(case.join("test_data_set_1")).unwrap();
 /// std::fs::create_dir_all(case.join("test_data_set_0")).unwrap();
-/// let sets = padkit_onnx::data::data_sets(&case).unwrap();
+/// let sets = padkit_onnx_tools::data::data_sets(&case).unwrap();
 /// assert_eq!(sets, vec![case.join("test_data_set_0"), case.join("test_data_set_1")]);
 /// ```
 pub fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
@@ -41,11 +41,15 @@ pub fn data_sets(case: &Path) -> Result<Vec<PathBuf>> {
 /// Every folder below `dir` holding `model.onnx`, sorted. Symbolic links to directories
 /// are not followed, so a link back up the tree cannot make the walk endless.
 ///
+/// # Errors
+///
+/// A directory below `dir` cannot be read (the error names it).
+///
 /// ```
 /// let dir = std::env::temp_dir().join("padkit-doc-find-cases");
 /// std::fs::create_dir_all(dir.join("case")).unwrap();
 /// std::fs::write(dir.join("case/model.onnx"), b"").unwrap();
-/// let cases = padkit_onnx::data::find_cases(&dir).unwrap();
+/// let cases = padkit_onnx_tools::data::find_cases(&dir).unwrap();
 /// assert_eq!(cases, vec![dir.join("case")]);
 /// ```
 pub fn find_cases(dir: &Path) -> Result<Vec<PathBuf>> {
@@ -74,6 +78,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 
 /// Reads and decodes an ONNX model, with the tensors it stores as external data read from
 /// the files beside it (see [`external::inline`](crate::external::inline)).
+///
+/// # Errors
+///
+/// As [`read_model_as_stored`], or a tensor's external data does not read
+/// ([`external::inline`](crate::external::inline)); the error names the file.
 pub fn read_model(path: &Path) -> Result<ModelProto> {
     let mut model = read_model_as_stored(path)?;
     crate::external::inline(&mut model, model_dir(path))
@@ -83,6 +92,10 @@ pub fn read_model(path: &Path) -> Result<ModelProto> {
 
 /// Reads and decodes an ONNX model as the file holds it: tensors stored as external data
 /// keep their references (for tools that write the model back, `padkit lower`).
+///
+/// # Errors
+///
+/// The file cannot be read, or it does not decode as an ONNX `ModelProto`.
 pub fn read_model_as_stored(path: &Path) -> Result<ModelProto> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     ModelProto::decode(&*bytes).with_context(|| {
@@ -102,6 +115,10 @@ pub fn model_dir(path: &Path) -> &Path {
 }
 
 /// Tensors `prefix_0.pb`, `prefix_1.pb`, … in `dir`.
+///
+/// # Errors
+///
+/// A file cannot be read, or does not hold a `TensorProto` that reads ([`decode_tensor`]).
 pub fn numbered(dir: &Path, prefix: &str) -> Result<Vec<padkit::Tensor>> {
     (0..)
         .map(|k| dir.join(format!("{prefix}_{k}.pb")))
@@ -109,7 +126,7 @@ pub fn numbered(dir: &Path, prefix: &str) -> Result<Vec<padkit::Tensor>> {
         .map(|p| {
             let bytes =
                 std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-            decode_tensor(&bytes, &p.display().to_string())
+            Ok(decode_tensor(&bytes, &p.display().to_string())?)
         })
         .collect()
 }
