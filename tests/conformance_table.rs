@@ -2,7 +2,7 @@
 //! of `docs/conformance.md` is exactly what
 //!
 //! ```sh
-//! cargo run -p padkit-cli -- suite table docs/conformance/padkit.json docs/conformance/peers.json \
+//! cargo xtask suite table docs/conformance/padkit.json docs/conformance/peers.json \
 //!     docs/conformance/openvino.json docs/conformance/tinygrad.json docs/conformance/tvm.json \
 //!     docs/conformance/onnx2torch.json docs/conformance/rten.json --update docs/conformance.md
 //! ```
@@ -11,8 +11,8 @@
 //! is the table's first three lines; the catalogue's sizes the README and that page quote
 //! are the catalogue's.
 
-use padkit_cli::table_splice::{spaced, splice};
 use padkit_conformance::Report;
+use xtask::table_splice::{spaced, splice};
 
 /// The reports, in column order: padkit's engines and the stock Rust engines (`padkit
 /// conformance --report json`), then the peers (`tests/peers/run.py`), then the wider
@@ -64,7 +64,7 @@ fn the_table_is_generated_from_the_reports_beside_it() {
     assert!(
         regenerated == page,
         "{TABLE}'s conformance table differs from the reports; regenerate it with \
-         `cargo run -p padkit-cli -- suite table {} --update {TABLE}`",
+         `cargo xtask suite table {} --update {TABLE}`",
         REPORTS.join(" ")
     );
     let row: String = table.lines().take(3).map(|l| format!("{l}\n")).collect();

@@ -1,11 +1,12 @@
-//! The command line: `padkit` (the built-in self-check), `run`, `conformance`, `suite`
-//! (`export`, `table`, `compare`), `bench` and `bench-models`, parsed with clap.
+//! The command line: `padkit` (the built-in self-check), `run`, `lower`, `conformance` and
+//! `suite export`, parsed with clap. The maintainers' tools (the bench, the reports' table
+//! and comparison) are `cargo xtask`'s.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::LazyLock;
 
-use crate::{bench, conformance, run, selfcheck, suite};
+use crate::{conformance, run, selfcheck, suite};
 use clap::{Parser, Subcommand};
 use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
@@ -13,12 +14,9 @@ use padkit_engines::Engine;
 use padkit_engines::verdict;
 use padkit_onnx_tools::isolate;
 
-/// The help's closing lines: the maintainers' tools, which the command list leaves out.
-const MAINTAINERS: &str = "Maintainers' tools:\n  bench         Time the workloads W1–W8 for every implementation against a memcpy floor\n  bench-models  Time whole models: padkit-tract against stock tract-onnx\n  suite table, suite compare  Tabulate and compare conformance reports (`padkit suite --help`)\nBuild the bench with `cargo run --profile bench`: the release profile builds tract and Burn at opt-level 1.";
-
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
 #[derive(Parser)]
-#[command(name = "padkit", version, about, after_help = MAINTAINERS)]
+#[command(name = "padkit", version, about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -95,39 +93,9 @@ enum Command {
         #[arg(long)]
         exit_zero: bool,
     },
-    /// padkit's conformance suite: export it, tabulate and compare reports of it.
+    /// padkit's conformance suite.
     #[command(subcommand)]
     Suite(SuiteCommand),
-    // Maintainers' tools, listed apart in the help (see `MAINTAINERS`).
-    /// Time the workloads W1–W8 for every implementation against a memcpy floor.
-    #[command(hide = true)]
-    Bench {
-        /// Skip the largest workloads and run fewer rounds.
-        #[arg(long)]
-        quick: bool,
-        /// One JSON object per (workload, implementation).
-        #[arg(long)]
-        json: bool,
-        /// Only the workloads whose name starts with this (e.g. W1, W3-edge).
-        #[arg(long)]
-        only: Option<String>,
-        /// Independent measurements to summarise by their median and range.
-        #[arg(long, default_value_t = 1)]
-        runs: usize,
-    },
-    /// Time whole models (cases below DIRS): padkit-tract against stock tract-onnx.
-    #[command(hide = true)]
-    BenchModels {
-        /// Directories to search for cases (folders with model.onnx and test_data_set_0).
-        #[arg(default_value = "tests/data/models")]
-        dirs: Vec<PathBuf>,
-        /// Independent measurements to summarise by their median and range.
-        #[arg(long, default_value_t = 1)]
-        runs: usize,
-        /// One JSON object per model.
-        #[arg(long)]
-        json: bool,
-    },
 }
 
 #[derive(Subcommand)]
@@ -142,28 +110,6 @@ enum SuiteCommand {
         /// Only cases with this tag (e.g. mode:reflect, or reflect); repeat to narrow.
         #[arg(long = "tag", value_name = "TAG")]
         tags: Vec<String>,
-    },
-    /// Merge JSON reports into the feature × engine table, printed or spliced into a
-    /// Markdown file between its conformance-table markers.
-    Table {
-        /// The JSON reports (`padkit conformance --report json`, tests/peers/run.py).
-        #[arg(required = true)]
-        reports: Vec<PathBuf>,
-        /// Replace the table in this file instead of printing it.
-        #[arg(long)]
-        update: Option<PathBuf>,
-    },
-    /// Compare two JSON reports: each case or engine in one only, and each (case, engine)
-    /// whose verdict differs in kind (pass, refused, unsupported, wrong, crash, untested),
-    /// is printed, and the command fails. Details (messages, timings) are not compared.
-    Compare {
-        /// The report expected.
-        expected: PathBuf,
-        /// The report to check against it.
-        actual: PathBuf,
-        /// Also require ACTUAL's cases to be the full catalogue's, in its order.
-        #[arg(long)]
-        cases_of_catalogue: bool,
     },
 }
 
@@ -249,21 +195,6 @@ pub fn main() -> ExitCode {
             let tally = selfcheck::run(&Engine::ALL);
             Ok(summary(&tally, false, false))
         }
-        Some(Command::Bench {
-            quick,
-            json,
-            only,
-            runs,
-        }) => bench::run(&bench::Options {
-            quick,
-            json,
-            only: only.as_deref(),
-            runs,
-        })
-        .map(|()| ExitCode::SUCCESS),
-        Some(Command::BenchModels { dirs, runs, json }) => {
-            bench::models(&dirs, runs, json).map(|()| ExitCode::SUCCESS)
-        }
         Some(Command::Conformance {
             engine,
             dirs,
@@ -304,14 +235,6 @@ pub fn main() -> ExitCode {
                 ExitCode::SUCCESS
             })
         }
-        Some(Command::Suite(SuiteCommand::Table { reports, update })) => {
-            suite::table(&reports, update.as_deref()).map(|()| ExitCode::SUCCESS)
-        }
-        Some(Command::Suite(SuiteCommand::Compare {
-            expected,
-            actual,
-            cases_of_catalogue,
-        })) => suite::compare(&expected, &actual, cases_of_catalogue).map(|()| ExitCode::SUCCESS),
         Some(Command::Lower {
             model,
             output,

@@ -15,10 +15,10 @@ use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error}
 use padkit_engines::pad_graph::Outcome;
 use padkit_engines::verdict::{Expect, Tally, judge};
 use padkit_engines::{self as engine, Engine};
-use padkit_onnx_tools::data::{data_sets, find_cases, numbered, read_model};
 use padkit_onnx::graph::{graph_inputs, is_pad_graph};
-use padkit_onnx_tools::names::printable;
 use padkit_onnx::pb::ModelProto;
+use padkit_onnx_tools::data::{data_sets, find_cases, numbered, read_model};
+use padkit_onnx_tools::names::printable;
 
 /// How `conformance` compares and bounds the cases.
 #[derive(Debug, Clone, Copy)]

@@ -13,11 +13,11 @@ use prost::Message;
 use padkit_conformance::compare::head;
 use padkit_engines::pad_graph::Outcome;
 use padkit_engines::{self as engine, Engine};
-use padkit_onnx_tools::data::{model_dir, numbered, read_model, read_model_as_stored};
 use padkit_onnx::graph::graph_inputs;
+use padkit_onnx::proto::{decode_tensor, tensor_to_proto};
+use padkit_onnx_tools::data::{model_dir, numbered, read_model, read_model_as_stored};
 use padkit_onnx_tools::names::{file_name, printable};
 use padkit_onnx_tools::npy::read_npy;
-use padkit_onnx::proto::{decode_tensor, tensor_to_proto};
 use padkit_onnx_tools::wire::encode_tensor;
 
 /// What `padkit run` was asked to do.

@@ -254,41 +254,6 @@ fn npy_input_feeds_the_data() {
 }
 
 #[test]
-fn bench_prints_one_json_object_per_implementation() {
-    let out = padkit()
-        .args(["bench", "--quick", "--json", "--only", "W7"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = String::from_utf8_lossy(&out.stdout);
-    let impls: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.split("\"implementation\":\"").nth(1)?.split('"').next())
-        .collect();
-    assert_eq!(
-        impls,
-        [
-            "floor",
-            "padkit-core",
-            "padkit-typed",
-            "padkit-fresh",
-            "row-loop",
-            "padkit-tract",
-            "tract-core",
-            "padkit-burn",
-            "burn-pad"
-        ],
-        "{text}"
-    );
-    assert!(
-        text.lines()
-            .all(|l| l.starts_with("{\"workload\":\"W7-constant\"")
-                && l.contains("\"ratio_to_floor\":")),
-        "{text}"
-    );
-}
-
-#[test]
 fn wrong_input_shape_names_the_numbers() {
     // pads of test_edge_pad (8 values) fed to test_constant_pad_axes, which pads 2 axes
     let case = data("onnx-conformance/node/test_constant_pad_axes/test_data_set_0");
@@ -343,8 +308,8 @@ fn input_of_another_type_than_declared() {
 /// answer is the naive reference's.
 #[test]
 fn external_data_beside_the_model_runs_on_every_engine() {
-    use padkit_onnx_tools::model::{Feed, PadModel};
     use padkit_onnx::proto::tensor_to_proto;
+    use padkit_onnx_tools::model::{Feed, PadModel};
     use prost::Message;
     let dir = std::env::temp_dir().join(format!("padkit-external-{}", std::process::id()));
     let case = dir.join("case");

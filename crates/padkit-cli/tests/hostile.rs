@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use padkit::{DType, Data, Tensor};
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx_tools::model::{Feed, PadModel};
 use prost::Message;
 
 const ENGINES: [&str; 8] = [

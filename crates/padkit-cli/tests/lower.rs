@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use padkit::Tensor;
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{ModelProto, NodeProto, StringStringEntryProto};
 use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx_tools::model::{Feed, PadModel};
 use prost::Message;
 
 mod common;

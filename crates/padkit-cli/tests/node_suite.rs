@@ -195,8 +195,8 @@ mod as_a_user {
 
     use anyhow::{Context, Result, bail, ensure};
     use padkit_conformance::compare::{Tolerance, first_difference};
-    use padkit_onnx_tools::data::{data_sets, find_cases, numbered, read_model};
     use padkit_onnx::graph::is_pad_graph;
+    use padkit_onnx_tools::data::{data_sets, find_cases, numbered, read_model};
     use padkit_onnx_tools::isolate::{install_hook, isolated};
     use prost::Message;
     use tract_onnx::data_resolver::FopenDataResolver;
@@ -306,7 +306,7 @@ mod as_a_user {
 
 /// docs/tract.md's "ONNX node suite" counts, read back and compared with the run's.
 mod readme {
-    use padkit_cli::table_splice::spaced;
+    use xtask::table_splice::spaced;
 
     /// A run's counts, as docs/tract.md quotes them.
     pub struct Counts {

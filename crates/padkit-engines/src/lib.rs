@@ -36,8 +36,8 @@ use anyhow::Result;
 use padkit::Tensor;
 use padkit_lower::Target;
 use padkit_onnx::graph::{check_inputs, check_model, uses_interior};
-use padkit_onnx_tools::isolate::isolated;
 use padkit_onnx::pb::ModelProto;
+use padkit_onnx_tools::isolate::isolated;
 
 use self::core::evaluate_core;
 use self::pad_graph::Outcome;

@@ -2,8 +2,8 @@
 //! tract-onnx), stage by stage, each failure naming its stage.
 
 use anyhow::Result;
-use padkit_onnx_tools::isolate::isolated;
 use padkit_onnx::pb::ModelProto;
+use padkit_onnx_tools::isolate::isolated;
 use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;
 

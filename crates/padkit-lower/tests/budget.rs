@@ -5,8 +5,8 @@
 
 use padkit::Tensor;
 use padkit_lower::{LowerError, Options, lower_with};
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::ModelProto;
+use padkit_onnx_tools::model::{Feed, PadModel};
 use prost::Message;
 
 /// A reflect Pad of 1 000 elements by 20 000 after them, which the lowering writes with

@@ -8,8 +8,8 @@
 
 use padkit_conformance::{Expected, Feed, Size, cases};
 use padkit_lower::{LowerError, PORTABLE_OPS, RUN_TIME_OPS, lower};
-use padkit_onnx_tools::model::PadModel;
 use padkit_onnx::pb::GraphProto;
+use padkit_onnx_tools::model::PadModel;
 
 /// Every op of `g` and of its subgraphs.
 fn ops(g: &GraphProto) -> Vec<String> {

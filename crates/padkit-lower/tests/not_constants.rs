@@ -8,10 +8,10 @@
 use padkit::Tensor;
 use padkit_lower::lower;
 use padkit_onnx::graph::{dims, value_info};
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx_tools::model::{Feed, PadModel};
 
 fn x() -> Tensor {
     Tensor::from_slice(&[1, 3], &[1.0f32, 2.0, 3.0]).unwrap()

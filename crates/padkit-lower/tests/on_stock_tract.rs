@@ -5,7 +5,6 @@
 //! padkit's core.
 
 use padkit::{PadMode, PadSpec, Tensor};
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::tensor_shape_proto::dimension::Value as Dim;
 use padkit_onnx::pb::type_proto::Value;
@@ -14,6 +13,7 @@ use padkit_onnx::pb::{
     TensorProto, ValueInfoProto,
 };
 use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx_tools::model::{Feed, PadModel};
 use tract_onnx::prelude::*;
 
 /// A tensor value of ONNX type `elem_type`; a negative extent is the symbol `N`.

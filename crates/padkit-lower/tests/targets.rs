@@ -12,8 +12,8 @@ use std::collections::HashMap;
 
 use padkit_conformance::{Size, cases};
 use padkit_lower::{Options, Target, lower_with};
-use padkit_onnx_tools::model::PadModel;
 use padkit_onnx::pb::GraphProto;
+use padkit_onnx_tools::model::PadModel;
 
 /// The verdicts of `column` in the committed report `file`, by case name.
 fn verdicts(file: &str, column: &str) -> HashMap<String, String> {
@@ -113,9 +113,9 @@ fn portable_keeps_nothing() {
 #[test]
 fn tract_lowers_the_pads_its_own_pad_reads_otherwise() {
     use padkit::Tensor;
-    use padkit_onnx_tools::model::Feed;
     use padkit_onnx::pb::AttributeProto;
     use padkit_onnx::pb::attribute_proto::AttributeType;
+    use padkit_onnx_tools::model::Feed;
     use tract_onnx::prelude::*;
     let x = || Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
     let seven = |shape: &[usize]| Tensor::from_slice(shape, &[7.0f32]).unwrap();

@@ -4,8 +4,8 @@
 
 use padkit::Tensor;
 use padkit_lower::{LowerError, lower};
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{FunctionProto, GraphProto, ModelProto, NodeProto, TrainingInfoProto};
+use padkit_onnx_tools::model::{Feed, PadModel};
 
 fn model() -> ModelProto {
     let x = Tensor::from_slice(&[1, 3], &[1.0f32, 2.0, 3.0]).unwrap();

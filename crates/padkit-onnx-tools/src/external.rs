@@ -7,9 +7,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail, ensure};
+use padkit::DType;
 use padkit_onnx::pb::tensor_proto::DataLocation;
 use padkit_onnx::pb::{GraphProto, ModelProto, TensorProto};
-use padkit::DType;
 
 use padkit_onnx::proto::dtype_and_shape;
 

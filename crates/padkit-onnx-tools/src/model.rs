@@ -1,11 +1,11 @@
 //! ONNX Pad models built in code: the conformance suite's cases, the bench's models, and
 //! the test models of padkit-tract and the CLI.
 
-use padkit_onnx::pb::tensor_shape_proto::{Dimension, dimension};
-use padkit_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 use padkit::Tensor;
 use padkit::onnx::{Source, node_signature};
 use padkit_conformance::Case;
+use padkit_onnx::pb::tensor_shape_proto::{Dimension, dimension};
+use padkit_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
 
 use padkit_onnx::graph::{ir_version, value_info};
 use padkit_onnx::proto::tensor_to_proto;

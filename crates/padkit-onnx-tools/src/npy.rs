@@ -92,8 +92,7 @@ pub fn read_npy(bytes: &[u8], origin: &str) -> Result<Tensor> {
     if header.order() == Order::Fortran {
         elements = fortran_to_c(&elements, &shape, width);
     }
-    Tensor::new(dtype, shape, Data::Bytes(elements))
-        .map_err(|e| anyhow::anyhow!("{origin}: {e}"))
+    Tensor::new(dtype, shape, Data::Bytes(elements)).map_err(|e| anyhow::anyhow!("{origin}: {e}"))
 }
 
 /// Elements of `width` bytes stored in Fortran (column-major) order, rearranged into

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use padkit_onnx::pb::StringStringEntryProto;
 use padkit_onnx_tools::data::read_model;
 use padkit_onnx_tools::model::{Feed, PadModel};
-use padkit_onnx::pb::StringStringEntryProto;
 use prost::Message;
 
 fn scratch(name: &str) -> PathBuf {

@@ -5,8 +5,8 @@
 //! bytes onnx's encoding prescribes, independently of the wire rewrite under test.
 
 use padkit_conformance::{Expected, Size, cases};
-use padkit_onnx_tools::model::PadModel;
 use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx_tools::model::PadModel;
 use padkit_onnx_tools::wire::{Root, encode_model, encode_tensor, unpack};
 use prost::Message;
 

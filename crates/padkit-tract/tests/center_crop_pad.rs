@@ -3,8 +3,8 @@
 //! on the axes left alone; checked against a centred copy written here from the spec's
 //! rule (the smaller half of a crop or pad goes before).
 
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, ModelProto};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;
 

@@ -2,8 +2,8 @@
 //! symbols fixed later fix its output shape, quantized types keep their parameters.
 
 use padkit::{PadMode, Tensor};
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, NodeProto};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_testkit::Case;
 use padkit_tract::to_tract;
 use tract_onnx::prelude::*;

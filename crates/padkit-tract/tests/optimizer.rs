@@ -1,8 +1,8 @@
 //! tract's optimiser keeps its Conv folding, and every remaining Pad runs padkit.
 
 use padkit::Tensor;
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, NodeProto};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::Approximation;
 

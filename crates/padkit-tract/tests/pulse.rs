@@ -8,8 +8,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use padkit::PadMode;
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto};
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_tract::{Operand, PadkitPad};
 use tract_onnx::prelude::*;
 use tract_pulse::internal::{DimLike, PulsedModel, PulsedModelExt};

@@ -6,9 +6,9 @@
 //! simplifier, to `−(H mod k)`, before the Pad ever sees it.)
 
 use padkit::Tensor;
-use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_onnx::pb::{AttributeProto, NodeProto};
 use padkit_onnx::proto::tensor_to_proto;
+use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_testkit::Case;
 use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;

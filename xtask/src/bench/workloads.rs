@@ -1,4 +1,4 @@
-//! The benchmark workloads W1–W8 that `padkit bench` times: the shapes Pad meets in image,
+//! The benchmark workloads W1–W8 that `cargo xtask bench` times: the shapes Pad meets in image,
 //! audio and physics models.
 
 use std::mem::MaybeUninit;
@@ -44,7 +44,7 @@ impl Workload {
     }
 }
 
-/// W1–W8 in order, with their variants by mode and element type (`padkit bench --quick`
+/// W1–W8 in order, with their variants by mode and element type (`cargo xtask bench --quick`
 /// leaves out the largest ones).
 pub fn all() -> Vec<Workload> {
     let hw2 = |mode| PadSpec::new(vec![0, 0, 2, 2, 0, 0, 2, 2]).with_mode(mode);

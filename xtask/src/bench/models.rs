@@ -1,4 +1,4 @@
-//! `padkit bench-models`: whole models, padkit-tract against stock tract-onnx.
+//! `cargo xtask bench-models`: whole models, padkit-tract against stock tract-onnx.
 
 use std::time::Instant;
 

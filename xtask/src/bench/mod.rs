@@ -1,11 +1,10 @@
-//! `padkit bench`: the workloads W1–W8 timed in one process, one thread, for every
+//! `cargo xtask bench`: the workloads W1–W8 timed in one process, one thread, for every
 //! implementation, each as a ratio to the memcpy floor (copy the input's bytes, fill the
 //! rest of the output) timed in the same round. Each implementation's jobs live in a file
 //! of their own (`core_jobs`, `row_loop`, `tract_jobs`, `burn_jobs`): adding one is a file
 //! and a line in `jobs`.
 
 mod buffers;
-#[cfg(feature = "burn")]
 mod burn_jobs;
 mod core_jobs;
 mod models;
@@ -41,12 +40,11 @@ fn jobs(w: &Workload, x: &Tensor) -> Result<Vec<(String, Job)>> {
     core_jobs::push(w, x, &mut jobs);
     row_loop::push(w, x, &mut jobs);
     tract_jobs::push(w, x, &mut jobs)?;
-    #[cfg(feature = "burn")]
     burn_jobs::push(w, x, &mut jobs);
     Ok(jobs)
 }
 
-/// What `padkit bench` was asked to do.
+/// What `cargo xtask bench` was asked to do.
 pub struct Options<'a> {
     /// Skip the largest workloads and run fewer rounds.
     pub quick: bool,
