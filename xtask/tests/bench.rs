@@ -9,7 +9,11 @@ fn bench_prints_one_json_object_per_implementation() {
         .args(["bench", "--quick", "--json", "--only", "W7"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let impls: Vec<&str> = text
         .lines()

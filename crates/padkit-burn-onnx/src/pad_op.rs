@@ -7,7 +7,7 @@ use burn_onnx::ext::{
     ArgType, Argument, AttrKind, CodegenContext, CustomNode, CustomOp, DType, ProcessError,
     TensorData, TensorType, arg_to_ident,
 };
-use padkit::onnx::{Operand, Source};
+use padkit::onnx::{Given, Operand, Source};
 use padkit::{PadMode, PadSpec};
 
 use crate::rewrite::{NAME_ATTRIBUTE, PAD_DOMAIN};
@@ -15,27 +15,20 @@ use crate::rewrite::{NAME_ATTRIBUTE, PAD_DOMAIN};
 /// ONNX Pad, every opset, as a burn-onnx custom op generating calls to padkit-burn.
 pub struct PadOp;
 
-/// Integers known at build time, or read from input `ix` at run time.
-enum Ints {
-    Known(Vec<i64>),
-    Input(usize),
-}
-
-/// The constant fill: none (zero), a value known at build time, or input `ix`.
+/// A constant fill known at build time: none given (zero), or the one value given.
 enum Value {
     Zero,
     Float(f64),
     Int(i64),
     Bool(bool),
-    Input(usize),
 }
 
 /// A Pad node read and checked.
 struct Config {
     mode: PadMode,
-    pads: Ints,
-    axes: Option<Ints>,
-    value: Value,
+    pads: Given<Vec<i64>>,
+    axes: Option<Given<Vec<i64>>>,
+    value: Given<Value>,
     dtype: DType,
     rank: usize,
 }
@@ -87,14 +80,14 @@ impl Config {
             .collect();
         let mut config = Config {
             mode,
-            pads: Ints::Known(vec![]),
+            pads: Given::Known(vec![]),
             axes: None,
-            value: Value::Zero,
+            value: Given::Known(Value::Zero),
             dtype,
             rank,
         };
         if let Source::Attribute(name) = signature.pads {
-            config.pads = Ints::Known(match node.attrs.kind(name) {
+            config.pads = Given::Known(match node.attrs.kind(name) {
                 Some(AttrKind::Int64s) => node.attrs.get_i64s(name).unwrap_or_default().to_vec(),
                 _ => {
                     return Err(error(
@@ -110,10 +103,10 @@ impl Config {
         }
         config.value = match signature.value {
             Source::Attribute(name) => match node.attrs.kind(name) {
-                None => Value::Zero,
-                Some(AttrKind::Float32) => {
-                    Value::Float(f64::from(node.attrs.get_f32(name).unwrap_or(0.0)))
-                }
+                None => Given::Known(Value::Zero),
+                Some(AttrKind::Float32) => Given::Known(Value::Float(f64::from(
+                    node.attrs.get_f32(name).unwrap_or(0.0),
+                ))),
                 Some(other) => {
                     return Err(error(
                         node,
@@ -122,7 +115,7 @@ impl Config {
                 }
             },
             Source::Input(ix) if given.contains(&ix) => value(node, ix, dtype)?,
-            Source::Input(_) => Value::Zero,
+            Source::Input(_) => Given::Known(Value::Zero),
         };
         if let Some(Source::Input(ix)) = signature.axes
             && given.contains(&ix)
@@ -134,7 +127,7 @@ impl Config {
 
     /// Checks known pads and axes against the data's rank (and its shape when known).
     fn checked(self, node: &CustomNode) -> Result<Config, ProcessError> {
-        if let (Ints::Known(pads), None | Some(Ints::Known(_))) = (&self.pads, &self.axes) {
+        if let (Given::Known(pads), None | Some(Given::Known(_))) = (&self.pads, &self.axes) {
             let spec = self.spec(pads.clone());
             spec.resolve(self.rank).map_err(|e| error(node, e))?;
             if let Some(shape) = static_shape(&node.inputs[0]) {
@@ -146,7 +139,7 @@ impl Config {
 
     fn spec(&self, pads: Vec<i64>) -> PadSpec {
         let axes = match &self.axes {
-            Some(Ints::Known(a)) => Some(a.clone()),
+            Some(Given::Known(a)) => Some(a.clone()),
             _ => None,
         };
         PadSpec::new(pads).with_axes(axes).with_mode(self.mode)
@@ -154,10 +147,10 @@ impl Config {
 
     /// The output's static shape, when the data's and the pads are known.
     fn output_shape(&self, data: &Argument) -> Option<Vec<Option<usize>>> {
-        let Ints::Known(pads) = &self.pads else {
+        let Given::Known(pads) = &self.pads else {
             return None;
         };
-        if matches!(self.axes, Some(Ints::Input(_))) {
+        if matches!(self.axes, Some(Given::Fed(_))) {
             return None;
         }
         let out = padkit::output_shape(&static_shape(data)?, &self.spec(pads.clone())).ok()?;
@@ -204,7 +197,12 @@ fn check_operand(
 }
 
 /// Input `ix` (pads or axes) as integers, known or read at run time.
-fn ints(node: &CustomNode, ix: usize, operand: Operand, data: DType) -> Result<Ints, ProcessError> {
+fn ints(
+    node: &CustomNode,
+    ix: usize,
+    operand: Operand,
+    data: DType,
+) -> Result<Given<Vec<i64>>, ProcessError> {
     let arg = &node.inputs[ix];
     if let Some(values) = arg.value() {
         check_operand(node, operand, values.dtype(), data, Ok(values.shape()))?;
@@ -212,14 +210,14 @@ fn ints(node: &CustomNode, ix: usize, operand: Operand, data: DType) -> Result<I
             .convert::<i64>()
             .try_to_vec::<i64>()
             .map_err(|e| error(node, format!("{e:?}")))?;
-        return Ok(Ints::Known(values));
+        return Ok(Given::Known(values));
     }
     match &arg.ty {
         ArgType::Tensor(t) => {
             check_operand(node, operand, t.dtype, data, Err(t.rank))?;
-            Ok(Ints::Input(ix))
+            Ok(Given::Fed(ix))
         }
-        ArgType::Shape(_) => Ok(Ints::Input(ix)),
+        ArgType::Shape(_) => Ok(Given::Fed(ix)),
         other => Err(error(
             node,
             format!(
@@ -231,14 +229,14 @@ fn ints(node: &CustomNode, ix: usize, operand: Operand, data: DType) -> Result<I
 }
 
 /// Input `ix` (constant_value): known exactly in the data's type, or read at run time.
-fn value(node: &CustomNode, ix: usize, dtype: DType) -> Result<Value, ProcessError> {
+fn value(node: &CustomNode, ix: usize, dtype: DType) -> Result<Given<Value>, ProcessError> {
     let arg = &node.inputs[ix];
     let Some(data) = arg.value() else {
-        return Ok(Value::Input(ix));
+        return Ok(Given::Fed(ix));
     };
     let operand = Operand::ConstantValue;
     check_operand(node, operand, data.dtype(), dtype, Ok(data.shape()))?;
-    exact(node, data)
+    exact(node, data).map(Given::Known)
 }
 
 /// The one value of `data`, exactly.
@@ -297,9 +295,9 @@ impl CustomOp for PadOp {
     ) -> Result<TokenStream, ProcessError> {
         let config = Config::read(node)?;
         let x = ctx.arg(&node.inputs[0]);
-        let mut ints = |i: &Ints| match i {
-            Ints::Known(v) => quote! { ::std::vec![#(#v),*] },
-            Ints::Input(ix) => {
+        let mut ints = |i: &Given<Vec<i64>>| match i {
+            Given::Known(v) => quote! { ::std::vec![#(#v),*] },
+            Given::Fed(ix) => {
                 let a = ctx.arg(&node.inputs[*ix]);
                 quote! { padkit_burn::import::ints(#a) }
             }
@@ -313,14 +311,14 @@ impl CustomOp for PadOp {
             }
         };
         let fill = match config.value {
-            Value::Zero => quote! { padkit_burn::Fill::Zero },
-            Value::Float(v) => {
+            Given::Known(Value::Zero) => quote! { padkit_burn::Fill::Zero },
+            Given::Known(Value::Float(v)) => {
                 let v = float_tokens(v);
                 quote! { padkit_burn::Fill::Float(#v) }
             }
-            Value::Int(v) => quote! { padkit_burn::Fill::Int(#v) },
-            Value::Bool(v) => quote! { padkit_burn::Fill::Bool(#v) },
-            Value::Input(ix) => {
+            Given::Known(Value::Int(v)) => quote! { padkit_burn::Fill::Int(#v) },
+            Given::Known(Value::Bool(v)) => quote! { padkit_burn::Fill::Bool(#v) },
+            Given::Fed(ix) => {
                 let a = ctx.arg(&node.inputs[ix]);
                 quote! { padkit_burn::import::fill(#a) }
             }

@@ -23,8 +23,9 @@ use padkit_onnx::pb::NodeProto;
 
 use crate::emit::Emitter;
 use crate::pick::Computed;
-use crate::read::{Given, Pad};
+use crate::read::Pad;
 use crate::{LowerError, MAX_MAP_LEN};
+use padkit::onnx::Given;
 
 /// The ops a Pad with run-time pads adds to [`PORTABLE_OPS`](crate::PORTABLE_OPS).
 pub const RUN_TIME_OPS: [&str; 13] = [

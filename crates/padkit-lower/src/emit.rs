@@ -10,8 +10,9 @@ use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 
-use crate::read::{Fill, Given};
+use crate::read::Fill;
 use crate::target::Borders;
+use padkit::onnx::Given;
 
 /// Consecutive positions of an axis, read up or down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,9 +6,10 @@
 use padkit::spec::AxisPad;
 use padkit::{DType, PadMode, PadSpec};
 
-use crate::read::{Given, Pad};
+use crate::read::Pad;
 use crate::target::KnownPad;
 use crate::{LowerError, MAX_MAP_LEN, Options, Target};
+use padkit::onnx::Given;
 
 /// What a Pad becomes.
 pub(crate) enum Strategy {
@@ -35,9 +36,9 @@ pub(crate) enum Strategy {
 /// A Pad whose index maps are computed in the graph: its pads, axes and interior padding.
 pub(crate) struct Computed {
     /// `2 m` values over the padded axes.
-    pub(crate) pads: Given<Vec<i64>>,
+    pub(crate) pads: Given<Vec<i64>, String>,
     /// The padded axes, normalized where known.
-    pub(crate) axes: Given<Vec<usize>>,
+    pub(crate) axes: Given<Vec<usize>, String>,
     /// Interior padding per padded axis (known when the model is read).
     pub(crate) interior: Option<Vec<i64>>,
 }
@@ -231,8 +232,8 @@ fn run_time_extents(pad: &Pad, opset: i64, axes: Vec<AxisPad>) -> Result<Strateg
 fn computed(
     pad: &Pad,
     opset: i64,
-    pads: Given<Vec<i64>>,
-    axes: Given<Vec<usize>>,
+    pads: Given<Vec<i64>, String>,
+    axes: Given<Vec<usize>, String>,
     interior: Option<Vec<i64>>,
 ) -> Result<Strategy, LowerError> {
     let refuse = |why: &str| {

@@ -2,7 +2,7 @@
 //! type and extents (each known when the model is read, or not), its operands (each
 //! known, or a graph value fed at run time), checked by ONNX's rules for its version.
 
-use padkit::onnx::Operand;
+use padkit::onnx::{Given, Operand};
 use padkit::{DType, Data, PadError, PadMode, PadSpec, Tensor};
 use padkit_onnx::graph::describe;
 use padkit_onnx::pb::NodeProto;
@@ -10,17 +10,9 @@ use padkit_onnx::pb::NodeProto;
 use crate::LowerError;
 use crate::scope::Scope;
 
-/// An operand known when the model is read, or the graph value that holds it at run time.
-#[derive(Debug, Clone)]
-pub(crate) enum Given<T> {
-    /// Known when the model is read.
-    Known(T),
-    /// The name of the graph value fed at run time.
-    Fed(String),
-}
-
-/// The one element constant mode pads with, of the data's type.
-pub(crate) type Fill = Given<Tensor>;
+/// The one element constant mode pads with, of the data's type: known when the model is
+/// read, or the name of the graph value that holds it at run time.
+pub(crate) type Fill = Given<Tensor, String>;
 
 /// A Pad being lowered.
 pub(crate) struct Pad<'n> {
@@ -35,9 +27,9 @@ pub(crate) struct Pad<'n> {
     pub(crate) shape: Vec<Option<usize>>,
     pub(crate) mode: PadMode,
     /// `2 m` values: the begins, then the ends, of the padded axes.
-    pub(crate) pads: Given<Vec<i64>>,
+    pub(crate) pads: Given<Vec<i64>, String>,
     /// The padded axes as given (negative ones from the back), all where `None`.
-    pub(crate) axes: Option<Given<Vec<i64>>>,
+    pub(crate) axes: Option<Given<Vec<i64>, String>>,
     /// Interior padding per padded axis (padkit's own Pad; known when the model is read).
     pub(crate) interior: Option<Vec<i64>>,
     pub(crate) fill: Fill,

@@ -9,7 +9,8 @@ use tract_hir::internal::*;
 use tract_onnx::model::ParsingContext;
 use tract_onnx::pb::NodeProto;
 
-use crate::op::{Operand, PadkitPad};
+use crate::op::PadkitPad;
+use padkit::onnx::Given;
 
 /// ONNX `CenterCropPad` as tract's inference model sees it: the data, then the target
 /// extents (`shape`) of the axes the `axes` attribute lists (all axes by default).
@@ -146,14 +147,14 @@ impl Expansion for CenterCropPad {
             None => None,
         };
         let (pads, wires) = match known {
-            Some((_, pads)) => (Operand::Known(pads), tvec![inputs[0]]),
+            Some((_, pads)) => (Given::Known(pads), tvec![inputs[0]]),
             None => {
                 let op = CenterPads {
                     node: self.node.clone(),
                     axes: axes.clone(),
                 };
                 let pads = model.wire_node(format!("{prefix}.pads"), op, inputs)?[0];
-                (Operand::Input(1), tvec![inputs[0], pads])
+                (Given::Fed(1), tvec![inputs[0], pads])
             }
         };
         let axes = axes.iter().map(|&a| a as i64).collect();
@@ -161,8 +162,8 @@ impl Expansion for CenterCropPad {
             &self.node,
             PadMode::Constant,
             pads,
-            Operand::Known(Some(axes)),
-            Operand::Known(None),
+            Given::Known(Some(axes)),
+            Given::Known(None),
             model,
             inputs[0],
         )?;

@@ -2,12 +2,12 @@
 
 use std::mem::MaybeUninit;
 
-use padkit::onnx::Operand as OnnxOperand;
+use padkit::onnx::{Given, Operand};
 use padkit::{PadSpec, Plan};
 use tract_hir::internal::*;
 
+use crate::PadkitPad;
 use crate::types::check_operand_type;
-use crate::{Operand, PadkitPad};
 
 /// Makes every [`PadkitPad`] of `model`, and of the bodies of its `If` and `Scan` nodes,
 /// refuse outputs above `bytes` bytes before allocating them (e.g. the memory a server can
@@ -46,24 +46,24 @@ pub(crate) fn pad(
     let node = &op.node;
     let data = inputs[0].datum_type();
     let pads = match &op.pads {
-        Operand::Known(p) => p
+        Given::Known(p) => p
             .iter()
             .map(|d| d.eval(symbols).to_i64().ok())
             .collect::<Option<Vec<i64>>>()
             .with_context(|| format!("Pad node {node:?}: pads {p:?} are not known yet"))?,
-        Operand::Input(i) => ints(node, OnnxOperand::Pads, data, &inputs[*i])?,
+        Given::Fed(i) => ints(node, Operand::Pads, data, &inputs[*i])?,
     };
     let axes = match &op.axes {
-        Operand::Known(a) => a.clone(),
-        Operand::Input(i) => Some(ints(node, OnnxOperand::Axes, data, &inputs[*i])?),
+        Given::Known(a) => a.clone(),
+        Given::Fed(i) => Some(ints(node, Operand::Axes, data, &inputs[*i])?),
     };
     let spec = PadSpec::new(pads)
         .with_axes(axes)
         .with_mode(op.mode)
         .with_max_output_bytes(op.max_output_bytes);
     let value = match &op.value {
-        Operand::Known(v) => v.clone(),
-        Operand::Input(i) => Some(inputs[*i].clone().into_arc_tensor()),
+        Given::Known(v) => v.clone(),
+        Given::Fed(i) => Some(inputs[*i].clone().into_arc_tensor()),
     };
     let x = &inputs[0];
     let (dt, value) = (x.datum_type(), value.as_deref());
@@ -83,7 +83,7 @@ pub(crate) fn pad(
 }
 
 /// A runtime `pads` or `axes` tensor, checked by ONNX's rules for `operand`, as i64.
-fn ints(node: &str, operand: OnnxOperand, data: DatumType, t: &Tensor) -> TractResult<Vec<i64>> {
+fn ints(node: &str, operand: Operand, data: DatumType, t: &Tensor) -> TractResult<Vec<i64>> {
     operand
         .check_shape(t.shape())
         .map_err(|e| crate::node_error(node, e))?;
@@ -94,7 +94,7 @@ fn ints(node: &str, operand: OnnxOperand, data: DatumType, t: &Tensor) -> TractR
 
 /// Checks that a constant value holds one element.
 pub(crate) fn check_value(node: &str, v: &Tensor) -> TractResult<()> {
-    OnnxOperand::ConstantValue
+    Operand::ConstantValue
         .check_shape(v.shape())
         .map_err(|e| crate::node_error(node, e))
 }

@@ -1,10 +1,10 @@
 //! The hir-level Pad: inference rules, and wiring into the typed [`PadkitPad`].
 
-use padkit::onnx::Operand as OnnxOperand;
+use padkit::onnx::{Given, Operand};
 use padkit_onnx::pad_node::PadNode;
 use tract_hir::internal::*;
 
-use crate::op::{Operand, PadkitPad};
+use crate::op::PadkitPad;
 use crate::shape::symbolic_output_shape;
 use crate::types::{check_operand_type, onnx_type};
 
@@ -83,7 +83,7 @@ impl Expansion for OnnxPad {
                 &inputs[0].datum_type,
                 &inputs[v].datum_type,
                 move |_, data, value| {
-                    check_operand_type(&self.node, OnnxOperand::ConstantValue, value, data)
+                    check_operand_type(&self.node, Operand::ConstantValue, value, data)
                 },
             )?;
         }
@@ -94,10 +94,7 @@ impl Expansion for OnnxPad {
                 None => Ok(()), // tract's own types (TDim, quantized): not ONNX's to check
             }
         })?;
-        let operands = [
-            (Some(1), OnnxOperand::Pads),
-            (self.axes_input, OnnxOperand::Axes),
-        ];
+        let operands = [(Some(1), Operand::Pads), (self.axes_input, Operand::Axes)];
         for (ix, operand) in operands {
             let Some(ix) = ix.filter(|_| self.attr_pads.is_none()) else {
                 continue;
@@ -160,38 +157,38 @@ impl Expansion for OnnxPad {
         inputs: &[OutletId],
     ) -> TractResult<TVec<OutletId>> {
         let mut wires: TVec<OutletId> = tvec![inputs[0]];
-        let mut operand = |ix: usize, model: &TypedModel| -> TractResult<Operand<Arc<Tensor>>> {
+        let mut operand = |ix: usize, model: &TypedModel| -> TractResult<Given<Arc<Tensor>>> {
             Ok(match model.outlet_fact(inputs[ix])?.konst.clone() {
-                Some(k) => Operand::Known(k),
+                Some(k) => Given::Known(k),
                 None => {
                     wires.push(inputs[ix]);
-                    Operand::Input(wires.len() - 1)
+                    Given::Fed(wires.len() - 1)
                 }
             })
         };
         let pads = match &self.attr_pads {
-            Some(p) => Operand::Known(p.iter().map(|&x| x.to_dim()).collect()),
+            Some(p) => Given::Known(p.iter().map(|&x| x.to_dim()).collect()),
             None => match operand(1, model)? {
-                Operand::Known(t) => Operand::Known(self.known_pads(Some(&t))?.unwrap_or_default()),
-                Operand::Input(i) => Operand::Input(i),
+                Given::Known(t) => Given::Known(self.known_pads(Some(&t))?.unwrap_or_default()),
+                Given::Fed(i) => Given::Fed(i),
             },
         };
         let value = match (self.attr_value, self.value_input) {
-            (Some(bits), _) => Operand::Known(Some(rctensor0(f32::from_bits(bits)))),
+            (Some(bits), _) => Given::Known(Some(rctensor0(f32::from_bits(bits)))),
             (None, Some(v)) => match operand(v, model)? {
-                Operand::Known(t) => Operand::Known(Some(t)),
-                Operand::Input(i) => Operand::Input(i),
+                Given::Known(t) => Given::Known(Some(t)),
+                Given::Fed(i) => Given::Fed(i),
             },
-            (None, None) => Operand::Known(None),
+            (None, None) => Given::Known(None),
         };
         let axes = match self.axes_input {
-            None => Operand::Known(None),
+            None => Given::Known(None),
             Some(a) => match operand(a, model)? {
-                Operand::Known(t) => {
+                Given::Known(t) => {
                     let t = t.cast_to::<i64>()?;
-                    Operand::Known(Some(t.try_as_plain_ram()?.as_slice::<i64>()?.to_vec()))
+                    Given::Known(Some(t.try_as_plain_ram()?.as_slice::<i64>()?.to_vec()))
                 }
-                Operand::Input(i) => Operand::Input(i),
+                Given::Fed(i) => Given::Fed(i),
             },
         };
         let op = PadkitPad::new(&self.node, self.mode, pads, axes, value, model, inputs[0])?;

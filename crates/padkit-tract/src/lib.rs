@@ -49,7 +49,9 @@ pub use dim::SymDim;
 pub use eval::limit_output_bytes;
 pub use expansion::OnnxPad;
 pub use loader::{node_opset, pad_builder, parse_pad_node};
-pub use op::{Operand, PadkitPad};
+pub use op::PadkitPad;
+/// Where an operand of [`PadkitPad`] comes from (padkit's spelling for every loader).
+pub use padkit::onnx::Given;
 pub use tensor::{from_tract, to_tract};
 pub use types::{datum_type, onnx_type};
 

@@ -20,7 +20,8 @@ use tract_nnef::ast::Literal;
 use tract_nnef::internal::*;
 use tract_nnef::ser::{string, tdims};
 
-use crate::{Operand, PadkitPad};
+use crate::PadkitPad;
+use padkit::onnx::Given;
 
 /// The NNEF fragment padkit's Pad is written as.
 const FRAGMENT: &str = "padkit_pad";
@@ -112,7 +113,7 @@ fn dump(ast: &mut IntoAst, node: &TypedNode, op: &PadkitPad) -> TractResult<Opti
     let wire = |ast: &IntoAst, ix: usize| (*ast.mapping[&node.inputs[ix]]).clone();
     let mut named = vec![("mode", string(op.mode.name()))];
     match (&op.pads, &op.axes) {
-        (Operand::Known(p), Operand::Known(None)) => {
+        (Given::Known(p), Given::Known(None)) => {
             ensure!(
                 p.iter().all(writable),
                 "Pad node {:?}: pads {p:?} have no NNEF form",
@@ -122,8 +123,8 @@ fn dump(ast: &mut IntoAst, node: &TypedNode, op: &PadkitPad) -> TractResult<Opti
         }
         (pads, axes) => {
             let pads = match pads {
-                Operand::Input(i) => wire(ast, *i),
-                Operand::Known(p) => {
+                Given::Fed(i) => wire(ast, *i),
+                Given::Known(p) => {
                     let numbers = p
                         .iter()
                         .map(|d| d.to_i64().ok())
@@ -137,25 +138,25 @@ fn dump(ast: &mut IntoAst, node: &TypedNode, op: &PadkitPad) -> TractResult<Opti
             };
             named.push(("pads_input", pads));
             match axes {
-                Operand::Input(i) => named.push(("axes_input", wire(ast, *i))),
-                Operand::Known(Some(a)) => {
+                Given::Fed(i) => named.push(("axes_input", wire(ast, *i))),
+                Given::Known(Some(a)) => {
                     let t = tensor1(a).into_arc_tensor();
                     named.push((
                         "axes_input",
                         (*ast.konst(format!("{}_axes", node.name), &t)?).clone(),
                     ));
                 }
-                Operand::Known(None) => {}
+                Given::Known(None) => {}
             }
         }
     }
     match &op.value {
-        Operand::Input(i) => named.push(("value", wire(ast, *i))),
-        Operand::Known(Some(v)) => named.push((
+        Given::Fed(i) => named.push(("value", wire(ast, *i))),
+        Given::Known(Some(v)) => named.push((
             "value",
             (*ast.konst_variable(format!("{}_value", node.name), v)?).clone(),
         )),
-        Operand::Known(None) => {}
+        Given::Known(None) => {}
     }
     Ok(Some(invocation(
         FRAGMENT,
@@ -188,24 +189,24 @@ fn load(builder: &mut ModelBuilder, invocation: &ResolvedInvocation) -> TractRes
     let value = invocation.optional_named_arg_as::<OutletId>(builder, "value")?;
     let (pads, axes) = match pads_input {
         Some(p) => (
-            Operand::Input(operand(p)),
-            axes_input.map_or(Operand::Known(None), |a| Operand::Input(operand(a))),
+            Given::Fed(operand(p)),
+            axes_input.map_or(Given::Known(None), |a| Given::Fed(operand(a))),
         ),
         None => (
-            Operand::Known(
+            Given::Known(
                 invocation
                     .named_arg_as::<TVec<TDim>>(builder, "pads")?
                     .into_vec(),
             ),
-            Operand::Known(None),
+            Given::Known(None),
         ),
     };
     let value = match value {
         Some(v) => match builder.model.outlet_fact(v)?.konst.clone() {
-            Some(k) => Operand::Known(Some(k)),
-            None => Operand::Input(operand(v)),
+            Some(k) => Given::Known(Some(k)),
+            None => Given::Fed(operand(v)),
         },
-        None => Operand::Known(None),
+        None => Given::Known(None),
     };
     let name = builder.generate_node_name();
     let op = PadkitPad::new(&name, mode, pads, axes, value, &builder.model, input)?;

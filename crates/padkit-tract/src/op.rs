@@ -3,6 +3,7 @@
 //! tract's optimiser works through: axes mappings, axis changes, symbol substitution.
 
 use padkit::PadMode;
+use padkit::onnx::Given;
 use tract_core::ops::array::{Pad as CorePad, PadMode as CoreMode};
 use tract_core::ops::cnn::{Conv, PaddingSpec};
 use tract_hir::internal::*;
@@ -10,18 +11,9 @@ use tract_hir::internal::*;
 use crate::eval::{check_value, pad};
 use crate::shape::{full_rank, symbolic_output_shape};
 
-/// Where an operand of the op comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Operand<T> {
-    /// Known when the model was typed (a constant or a folded expression).
-    Known(T),
-    /// Read from this input of the op at run time.
-    Input(usize),
-}
-
 /// ONNX Pad on padkit's kernel.
 ///
-/// Input 0 is the data; runtime operands follow as listed by their [`Operand::Input`].
+/// Input 0 is the data; runtime operands follow as listed by their [`Given::Fed`].
 /// Known pads are held for every axis (`axes` is then `Known(None)`), which is what the
 /// optimiser's axis changes work on. When pads or axes are only known at run time the
 /// output dims are fresh symbols that the plan binds as the op runs.
@@ -32,11 +24,11 @@ pub struct PadkitPad {
     /// The padding mode.
     pub mode: PadMode,
     /// ONNX-order pads `[b.., e..]` over `axes`.
-    pub pads: Operand<Vec<TDim>>,
+    pub pads: Given<Vec<TDim>>,
     /// The padded axes (`None`: all).
-    pub axes: Operand<Option<Vec<i64>>>,
+    pub axes: Given<Option<Vec<i64>>>,
     /// The constant fill (`None`: zero of the data type).
-    pub value: Operand<Option<Arc<Tensor>>>,
+    pub value: Given<Option<Arc<Tensor>>>,
     /// The output shape when the pads are known at load time; with runtime pads or axes,
     /// fresh symbols the plan binds as the op runs.
     pub output_shape: TVec<TDim>,
@@ -60,33 +52,33 @@ impl PadkitPad {
     ///
     /// ```
     /// use padkit::PadMode;
-    /// use padkit_tract::{Operand, PadkitPad};
+    /// use padkit_tract::{Given, PadkitPad};
     /// use tract_hir::internal::*;
     /// let mut model = TypedModel::default();
     /// let x = model.add_source("x", f32::fact([2, 3])).unwrap();
-    /// let pads = Operand::Known(vec![1.into(), 2.into()]);
-    /// let op = PadkitPad::new("p", PadMode::Wrap, pads, Operand::Known(Some(vec![-1])), Operand::Known(None), &model, x).unwrap();
+    /// let pads = Given::Known(vec![1.into(), 2.into()]);
+    /// let op = PadkitPad::new("p", PadMode::Wrap, pads, Given::Known(Some(vec![-1])), Given::Known(None), &model, x).unwrap();
     /// assert_eq!(op.output_shape, tvec![2.to_dim(), 6.to_dim()]);
     /// ```
     pub fn new(
         node: &str,
         mode: PadMode,
-        pads: Operand<Vec<TDim>>,
-        axes: Operand<Option<Vec<i64>>>,
-        value: Operand<Option<Arc<Tensor>>>,
+        pads: Given<Vec<TDim>>,
+        axes: Given<Option<Vec<i64>>>,
+        value: Given<Option<Arc<Tensor>>>,
         model: &TypedModel,
         data: OutletId,
     ) -> TractResult<PadkitPad> {
         let fact = model.outlet_fact(data)?;
-        if let Operand::Known(Some(v)) = &value {
+        if let Given::Known(Some(v)) = &value {
             check_value(node, v)?;
         }
         let (output_shape, pads, axes) = match (pads, axes) {
-            (Operand::Known(p), Operand::Known(a)) => {
+            (Given::Known(p), Given::Known(a)) => {
                 let shape = fact.shape.dims();
                 let out = symbolic_output_shape(node, shape, &p, a.as_deref(), mode)?;
                 let full = full_rank(shape.len(), &p, a.as_deref())?;
-                (out, Operand::Known(full), Operand::Known(None))
+                (out, Given::Known(full), Given::Known(None))
             }
             (pads, axes) => {
                 let fresh = (0..fact.rank())
@@ -108,7 +100,7 @@ impl PadkitPad {
 
     /// `(begin, end)` of every axis, when the pads are known for every axis.
     pub(crate) fn known_pairs(&self) -> Option<Vec<(TDim, TDim)>> {
-        let (Operand::Known(p), Operand::Known(None)) = (&self.pads, &self.axes) else {
+        let (Given::Known(p), Given::Known(None)) = (&self.pads, &self.axes) else {
             return None;
         };
         let rank = p.len() / 2;
@@ -123,7 +115,7 @@ impl PadkitPad {
     pub(crate) fn with_pairs(&self, pairs: &[(TDim, TDim)], output_shape: TVec<TDim>) -> PadkitPad {
         let (begins, ends): (Vec<TDim>, Vec<TDim>) = pairs.iter().cloned().unzip();
         PadkitPad {
-            pads: Operand::Known([begins, ends].concat()),
+            pads: Given::Known([begins, ends].concat()),
             output_shape,
             ..self.clone()
         }
@@ -146,9 +138,9 @@ impl PadkitPad {
     /// The constant fill known at load time (zero of `dt` when the node has none).
     pub(crate) fn known_value(&self, dt: DatumType) -> TractResult<Option<Arc<Tensor>>> {
         Ok(match &self.value {
-            Operand::Known(Some(v)) => Some(v.clone()),
-            Operand::Known(None) => Some(Tensor::zero_scalar_dt(dt)?.into_arc_tensor()),
-            Operand::Input(_) => None,
+            Given::Known(Some(v)) => Some(v.clone()),
+            Given::Known(None) => Some(Tensor::zero_scalar_dt(dt)?.into_arc_tensor()),
+            Given::Fed(_) => None,
         })
     }
 
@@ -242,7 +234,7 @@ impl Op for PadkitPad {
     }
 
     fn mints_runtime_symbols(&self) -> bool {
-        matches!(self.pads, Operand::Input(_)) || matches!(self.axes, Operand::Input(_))
+        matches!(self.pads, Given::Fed(_)) || matches!(self.axes, Given::Fed(_))
     }
 
     op_as_typed_op!();
@@ -263,7 +255,7 @@ impl TypedOp for PadkitPad {
     /// point through the pad.
     fn output_facts(&self, inputs: &[&TypedFact]) -> TractResult<TVec<TypedFact>> {
         let shape = match &self.pads {
-            Operand::Known(p) if self.axes == Operand::Known(None) => {
+            Given::Known(p) if self.axes == Given::Known(None) => {
                 symbolic_output_shape(&self.node, inputs[0].shape.dims(), p, None, self.mode)?
             }
             _ => self.output_shape.clone(),
@@ -346,8 +338,8 @@ impl TypedOp for PadkitPad {
             .iter()
             .map(sub)
             .collect::<TractResult<_>>()?;
-        if let Operand::Known(p) = &self.pads {
-            op.pads = Operand::Known(p.iter().map(sub).collect::<TractResult<_>>()?);
+        if let Given::Known(p) = &self.pads {
+            op.pads = Given::Known(p.iter().map(sub).collect::<TractResult<_>>()?);
         }
         let inputs = node.inputs.iter().map(|i| mapping[i]).collect::<TVec<_>>();
         target.wire_node(&node.name, op, &inputs)

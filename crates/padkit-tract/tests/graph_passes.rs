@@ -135,9 +135,9 @@ fn quantized_types_keep_their_parameters() {
     let op = padkit_tract::PadkitPad::new(
         "p",
         PadMode::Edge,
-        padkit_tract::Operand::Known(vec![1.to_dim(), 2.to_dim()]),
-        padkit_tract::Operand::Known(None),
-        padkit_tract::Operand::Known(None),
+        padkit_tract::Given::Known(vec![1.to_dim(), 2.to_dim()]),
+        padkit_tract::Given::Known(None),
+        padkit_tract::Given::Known(None),
         &model,
         x,
     )

@@ -8,7 +8,7 @@
 use padkit::{PadMode, Tensor};
 use padkit_onnx_tools::model::{Feed, PadModel};
 use padkit_tract::nnef::WithPadkit;
-use padkit_tract::{Operand, PadkitPad};
+use padkit_tract::{Given, PadkitPad};
 use padkit_tract::{from_tract, to_tract};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::ops::array::Pad as CorePad;
@@ -140,13 +140,13 @@ fn runtime_pads_and_axes_round_trip() {
 fn symmetric_round_trips() {
     let mut model = TypedModel::default();
     let input = model.add_source("x", f32::fact([5])).unwrap();
-    let pads = Operand::Known(vec![3.to_dim(), 7.to_dim()]);
+    let pads = Given::Known(vec![3.to_dim(), 7.to_dim()]);
     let op = PadkitPad::new(
         "p",
         PadMode::Symmetric,
         pads,
-        Operand::Known(None),
-        Operand::Known(None),
+        Given::Known(None),
+        Given::Known(None),
         &model,
         input,
     )

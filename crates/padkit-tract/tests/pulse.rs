@@ -10,7 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use padkit::PadMode;
 use padkit_onnx::pb::{AttributeProto, ModelProto, NodeProto};
 use padkit_onnx_tools::model::{Feed, PadModel};
-use padkit_tract::{Operand, PadkitPad};
+use padkit_tract::{Given, PadkitPad};
 use tract_onnx::prelude::*;
 use tract_pulse::internal::{DimLike, PulsedModel, PulsedModelExt};
 
@@ -233,7 +233,7 @@ fn symmetric_pads_of_the_stream_pulse() {
         let x = model
             .add_source("x", f32::fact(&[1.to_dim(), C.to_dim(), t.to_dim()]))
             .unwrap();
-        let pads = Operand::Known(vec![
+        let pads = Given::Known(vec![
             0.into(),
             0.into(),
             b.into(),
@@ -245,8 +245,8 @@ fn symmetric_pads_of_the_stream_pulse() {
             "sym",
             PadMode::Symmetric,
             pads,
-            Operand::Known(None),
-            Operand::Known(None),
+            Given::Known(None),
+            Given::Known(None),
             &model,
             x,
         )

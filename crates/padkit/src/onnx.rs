@@ -19,6 +19,36 @@ pub const PAD_VERSIONS: [i64; 10] = [1, 2, 11, 13, 18, 19, 21, 23, 24, 25];
 /// ```
 pub const NEWEST_VERSION: i64 = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
 
+/// An operand of a Pad node as a loader holds it: known when the model is read (a constant,
+/// an initializer, a folded expression), or a value the graph feeds at run time, referred
+/// to as the graph refers to it (`R`): the node's input index for padkit-tract and
+/// padkit-burn-onnx (the default), the value's name for padkit-lower.
+///
+/// ```
+/// use padkit::onnx::Given;
+/// let pads: Given<Vec<i64>> = Given::Known(vec![0, 1, 0, 1]);
+/// assert_eq!(pads.known(), Some(&vec![0, 1, 0, 1]));
+/// let fed: Given<Vec<i64>, String> = Given::Fed("pads".into());
+/// assert_eq!(fed.known(), None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Given<T, R = usize> {
+    /// Known when the model is read.
+    Known(T),
+    /// Fed by the graph at run time, from this input of the node or value of the graph.
+    Fed(R),
+}
+
+impl<T, R> Given<T, R> {
+    /// The value, where it is known when the model is read.
+    pub fn known(&self) -> Option<&T> {
+        match self {
+            Given::Known(v) => Some(v),
+            Given::Fed(_) => None,
+        }
+    }
+}
+
 /// Where a Pad version reads an operand.
 ///
 /// ```
