@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, ensure};
-use padkit::onnx::Operand;
+use padkit::onnx::{Given, Operand};
 use padkit::{DType, PadSpec, Tensor};
 use padkit_onnx::graph::{describe, graph_inputs_for, is_pad_graph_node, opset};
 use padkit_onnx::pad_node::node_opset;
@@ -166,25 +166,25 @@ fn pad_call(node: &NodeProto, opset: i64, values: &HashMap<&str, Tensor>) -> Res
             _ => t.to_vec::<i64>()?,
         })
     };
-    let pads = match &pad.attr_pads {
-        Some(p) => p.clone(),
-        None => ints(Operand::Pads, get(1)?)?,
+    let pads = match &pad.pads {
+        Given::Known(p) => p.clone(),
+        Given::Fed(ix) => ints(Operand::Pads, get(*ix)?)?,
     };
     let axes = pad
         .axes_input
         .map(|a| ints(Operand::Axes, get(a)?))
         .transpose()?;
-    let value = match (pad.attr_value, pad.value_input) {
-        (Some(bits), _) => Some(
+    let value = match pad.value {
+        Some(Given::Known(bits)) => Some(
             padkit::onnx::attribute_value(f32::from_bits(bits), dtype)
                 .map_err(|e| anyhow::Error::new(e).context(name.clone()))?,
         ),
-        (None, Some(v)) => {
+        Some(Given::Fed(v)) => {
             let v = get(v)?;
             checked(Operand::ConstantValue, v)?;
             Some(v.clone())
         }
-        (None, None) => None,
+        None => None,
     };
     Ok(PadCall {
         node: name,

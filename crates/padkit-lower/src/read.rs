@@ -118,28 +118,28 @@ pub(crate) fn pad<'n>(
         None => None,
     };
     let known = |t: padkit::Result<Tensor>| t.map(Given::Known).map_err(fail);
-    let fill = match (pad.attr_value, pad.value_input) {
-        (Some(bits), _) => known(
+    let fill = match pad.value {
+        Some(Given::Known(bits)) => known(
             padkit::onnx::attribute_value(f32::from_bits(bits), dtype)
                 .and_then(|v| Tensor::new(dtype, vec![1], v.data().clone())),
         )?,
-        (None, Some(ix)) if scope.constant(input(ix)?).is_none() => {
+        Some(Given::Fed(ix)) if scope.constant(input(ix)?).is_none() => {
             // fed at run time: its type and one element checked where declared, else by
             // the runtime (Reshape to one element, Concat of one type)
             let name = input(ix)?;
             fed_type(node, scope, name, Operand::ConstantValue, dtype)?;
             Given::Fed(name.to_string())
         }
-        (None, Some(ix)) => {
+        Some(Given::Fed(ix)) => {
             let v = scope.operand(node, Operand::ConstantValue, input(ix)?, dtype)?;
             known(Tensor::new(dtype, vec![1], v.data().clone()))?
         }
-        (None, None) => known(zero(dtype))?,
+        None => known(zero(dtype))?,
     };
-    let pads = match &pad.attr_pads {
-        Some(p) => Given::Known(p.clone()),
-        None => {
-            let name = input(1)?;
+    let pads = match &pad.pads {
+        Given::Known(p) => Given::Known(p.clone()),
+        Given::Fed(ix) => {
+            let name = input(*ix)?;
             // with axes fed at run time, known pads are read by the map computed in the
             // graph as fed ones are
             let fed_axes = matches!(axes, Some(Given::Fed(_)));

@@ -3,7 +3,7 @@
 //! models (padkit-tract, padkit-lower, the CLI) read Pad nodes here, so that every one of
 //! them reads a node alike.
 
-use padkit::onnx::{Signature, Source};
+use padkit::onnx::{Given, Signature, Source};
 use padkit::{PadError, PadMode};
 
 use crate::pb::attribute_proto::AttributeType;
@@ -21,13 +21,13 @@ pub struct PadNode {
     pub mode: PadMode,
     /// Interior padding (the `interior` attribute of padkit's own domain).
     pub interior: Option<Vec<i64>>,
-    /// Pads from the `pads`/`paddings` attribute (opsets 1–10).
-    pub attr_pads: Option<Vec<i64>>,
-    /// Bits of the f32 `value` attribute (opsets 1–10; 0.0 where absent).
-    pub attr_value: Option<u32>,
-    /// Index of `constant_value` among the node's non-empty inputs.
-    pub value_input: Option<usize>,
-    /// Index of `axes` among the node's non-empty inputs.
+    /// The pads: the `pads`/`paddings` attribute's (opsets 1–10), or fed by the node's
+    /// input 1 (opset 11 on).
+    pub pads: Given<Vec<i64>>,
+    /// The constant: the bits of the f32 `value` attribute (opsets 1–10; 0.0 where
+    /// absent), or fed by the `constant_value` input; `None`: no such input (zero).
+    pub value: Option<Given<u32>>,
+    /// The index of the `axes` input, which feeds the padded axes; `None`: all axes.
     pub axes_input: Option<usize>,
 }
 
@@ -122,7 +122,8 @@ pub fn domain_opset<'a>(
 /// node's domain (see [`node_opset`]): ONNX's, or padkit's own Pad
 /// ([`padkit::onnx::PADKIT_DOMAIN`]: symmetric mode and interior padding).
 ///
-/// `value_input` and `axes_input` index the node's non-empty inputs.
+/// The inputs that feed an operand ([`Given::Fed`], `axes_input`) are indexed among the
+/// node's non-empty inputs.
 ///
 /// # Errors
 ///
@@ -146,7 +147,7 @@ pub fn domain_opset<'a>(
 ///     ..Default::default()
 /// };
 /// let pad = read(&node, 18).unwrap();
-/// assert_eq!((pad.value_input, pad.axes_input), (None, Some(2)));
+/// assert_eq!((pad.value, pad.axes_input), (None, Some(2)));
 /// assert!(read(&node, 13).is_err()); // axes need opset 18
 /// ```
 pub fn read(node: &NodeProto, opset: i64) -> Result<PadNode, PadNodeError> {
@@ -163,8 +164,8 @@ pub fn read(node: &NodeProto, opset: i64) -> Result<PadNode, PadNodeError> {
     let mut optional = optional_inputs(node).skip(2);
     let value_input = optional.next().flatten();
     let axes_input = optional.next().flatten();
-    let attr_pads = match signature.pads {
-        Source::Attribute(attr) => Some(
+    let pads = match signature.pads {
+        Source::Attribute(attr) => Given::Known(
             attribute(node, attr, AttributeType::Ints)?
                 .map(|a| a.ints.clone())
                 .ok_or_else(|| PadNodeError::MissingAttribute {
@@ -173,14 +174,14 @@ pub fn read(node: &NodeProto, opset: i64) -> Result<PadNode, PadNodeError> {
                     name: attr,
                 })?,
         ),
-        Source::Input(_) => None,
+        Source::Input(ix) => Given::Fed(ix),
     };
-    let attr_value = match signature.value {
+    let value = match signature.value {
         Source::Attribute(attr) => {
             let value = attribute(node, attr, AttributeType::Float)?.map_or(0.0, |a| a.f);
-            Some(value.to_bits())
+            Some(Given::Known(value.to_bits()))
         }
-        Source::Input(_) => None,
+        Source::Input(_) => value_input.map(Given::Fed),
     };
     let interior = match signature.interior {
         Some(Source::Attribute(attr)) => {
@@ -193,10 +194,9 @@ pub fn read(node: &NodeProto, opset: i64) -> Result<PadNode, PadNodeError> {
         opset: signature.types_of,
         mode,
         interior,
-        value_input,
+        pads,
+        value,
         axes_input,
-        attr_pads,
-        attr_value,
     })
 }
 

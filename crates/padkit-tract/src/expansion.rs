@@ -33,14 +33,14 @@ impl std::ops::Deref for OnnxPad {
 
 impl OnnxPad {
     fn arity(&self) -> usize {
-        1 + usize::from(self.attr_pads.is_none())
-            + usize::from(self.value_input.is_some())
+        1 + usize::from(matches!(self.pads, Given::Fed(_)))
+            + usize::from(matches!(self.value, Some(Given::Fed(_))))
             + usize::from(self.axes_input.is_some())
     }
 
     /// Pads known while analysing: the attribute, or input 1's value.
     fn known_pads(&self, value: Option<&Tensor>) -> TractResult<Option<Vec<TDim>>> {
-        if let Some(p) = &self.attr_pads {
+        if let Given::Known(p) = &self.pads {
             return Ok(Some(p.iter().map(|&x| x.to_dim()).collect()));
         }
         let Some(t) = value else { return Ok(None) };
@@ -78,7 +78,7 @@ impl Expansion for OnnxPad {
         check_output_arity(outputs, 1)?;
         s.equals(&inputs[0].datum_type, &outputs[0].datum_type)?;
         s.equals(&inputs[0].rank, &outputs[0].rank)?;
-        if let Some(v) = self.value_input {
+        if let Some(Given::Fed(v)) = self.value {
             s.given_2(
                 &inputs[0].datum_type,
                 &inputs[v].datum_type,
@@ -96,7 +96,7 @@ impl Expansion for OnnxPad {
         })?;
         let operands = [(Some(1), Operand::Pads), (self.axes_input, Operand::Axes)];
         for (ix, operand) in operands {
-            let Some(ix) = ix.filter(|_| self.attr_pads.is_none()) else {
+            let Some(ix) = ix.filter(|_| matches!(self.pads, Given::Fed(_))) else {
                 continue;
             };
             s.given(&inputs[ix].rank, move |_, rank| {
@@ -127,7 +127,7 @@ impl Expansion for OnnxPad {
                 .as_slice::<i64>()?
                 .to_vec())
         };
-        match (self.attr_pads.is_some(), self.axes_input) {
+        match (self.pads.known().is_some(), self.axes_input) {
             (true, _) => s.given(&inputs[0].shape, move |s, shape| {
                 let pads = self.known_pads(None)?.unwrap_or_default();
                 shape_rule(s, shape, pads, None)
@@ -166,20 +166,20 @@ impl Expansion for OnnxPad {
                 }
             })
         };
-        let pads = match &self.attr_pads {
-            Some(p) => Given::Known(p.iter().map(|&x| x.to_dim()).collect()),
-            None => match operand(1, model)? {
+        let pads = match &self.pads {
+            Given::Known(p) => Given::Known(p.iter().map(|&x| x.to_dim()).collect()),
+            Given::Fed(ix) => match operand(*ix, model)? {
                 Given::Known(t) => Given::Known(self.known_pads(Some(&t))?.unwrap_or_default()),
                 Given::Fed(i) => Given::Fed(i),
             },
         };
-        let value = match (self.attr_value, self.value_input) {
-            (Some(bits), _) => Given::Known(Some(rctensor0(f32::from_bits(bits)))),
-            (None, Some(v)) => match operand(v, model)? {
+        let value = match self.value {
+            Some(Given::Known(bits)) => Given::Known(Some(rctensor0(f32::from_bits(bits)))),
+            Some(Given::Fed(v)) => match operand(v, model)? {
                 Given::Known(t) => Given::Known(Some(t)),
                 Given::Fed(i) => Given::Fed(i),
             },
-            (None, None) => Given::Known(None),
+            None => Given::Known(None),
         };
         let axes = match self.axes_input {
             None => Given::Known(None),
