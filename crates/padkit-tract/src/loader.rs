@@ -81,7 +81,7 @@ pub fn node_opset(model: &ModelProto, node: &NodeProto, onnx_opset: i64) -> i64 
 /// use tract_onnx::pb::NodeProto;
 /// let node = NodeProto { name: "p".into(), op_type: "Pad".into(), input: vec!["x".into(), "pads".into(), "".into(), "axes".into()], ..Default::default() };
 /// let pad = padkit_tract::parse_pad_node(&node, 18).unwrap();
-/// assert_eq!((pad.value, pad.axes_input), (None, Some(2)));
+/// assert_eq!((&pad.value, pad.axes_input), (&None, Some(2)));
 /// assert!(padkit_tract::parse_pad_node(&node, 13).is_err()); // axes need opset 18
 /// ```
 pub fn parse_pad_node(node: &NodeProto, opset: i64) -> TractResult<OnnxPad> {
