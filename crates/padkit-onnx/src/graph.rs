@@ -71,7 +71,7 @@ pub fn opset(model: &ModelProto) -> Result<i64> {
 /// IR version or opset out of range, no graph, a name produced twice or read before
 /// anything produces it, a graph output nothing produces, a Constant node without exactly
 /// one output and one value, a stored tensor whose data does not match its type and shape
-/// ([`check_proto`](crate::proto::check_proto)).
+/// ([`check_proto`]).
 pub fn check_model(model: &ModelProto) -> Result<()> {
     let ir = model.ir_version;
     ensure!(
