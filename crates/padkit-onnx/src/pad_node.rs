@@ -9,7 +9,7 @@ use padkit::{PadError, PadMode};
 use crate::pb::attribute_proto::AttributeType;
 use crate::pb::{AttributeProto, ModelProto, NodeProto};
 
-/// A Pad node as its version defines it, before any operand's value is known.
+/// A Pad node as its version defines it, before the values of its inputs are known.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PadNode {
     /// The node's name, for error messages.
