@@ -57,12 +57,9 @@ impl Pad<'_> {
     /// The pads, axes, interior padding and mode as padkit's spec, where the pads and
     /// axes are known.
     pub(crate) fn spec(&self) -> Option<PadSpec> {
-        let Given::Known(pads) = &self.pads else {
-            return None;
-        };
+        let pads = self.pads.known()?;
         let axes = match &self.axes {
-            Some(Given::Known(axes)) => Some(axes.clone()),
-            Some(Given::Fed(_)) => return None,
+            Some(axes) => Some(axes.known()?.clone()),
             None => None,
         };
         let spec = PadSpec::new(pads.clone())

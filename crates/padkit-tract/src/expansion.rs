@@ -33,7 +33,7 @@ impl std::ops::Deref for OnnxPad {
 
 impl OnnxPad {
     fn arity(&self) -> usize {
-        1 + usize::from(matches!(self.pads, Given::Fed(_)))
+        1 + usize::from(self.pads.fed().is_some())
             + usize::from(matches!(self.value, Some(Given::Fed(_))))
             + usize::from(self.axes_input.is_some())
     }
@@ -94,11 +94,12 @@ impl Expansion for OnnxPad {
                 None => Ok(()), // tract's own types (TDim, quantized): not ONNX's to check
             }
         })?;
-        let operands = [(Some(1), Operand::Pads), (self.axes_input, Operand::Axes)];
+        let operands = [
+            (self.pads.fed().copied(), Operand::Pads),
+            (self.axes_input, Operand::Axes),
+        ];
         for (ix, operand) in operands {
-            let Some(ix) = ix.filter(|_| matches!(self.pads, Given::Fed(_))) else {
-                continue;
-            };
+            let Some(ix) = ix else { continue };
             s.given(&inputs[ix].rank, move |_, rank| {
                 let rank = usize::try_from(rank).unwrap_or(usize::MAX);
                 operand
@@ -127,20 +128,20 @@ impl Expansion for OnnxPad {
                 .as_slice::<i64>()?
                 .to_vec())
         };
-        match (self.pads.known().is_some(), self.axes_input) {
-            (true, _) => s.given(&inputs[0].shape, move |s, shape| {
+        match (self.pads.fed().copied(), self.axes_input) {
+            (None, _) => s.given(&inputs[0].shape, move |s, shape| {
                 let pads = self.known_pads(None)?.unwrap_or_default();
                 shape_rule(s, shape, pads, None)
             }),
-            (false, None) => {
-                s.given_2(&inputs[0].shape, &inputs[1].value, move |s, shape, pads| {
+            (Some(p), None) => {
+                s.given_2(&inputs[0].shape, &inputs[p].value, move |s, shape, pads| {
                     let pads = self.known_pads(Some(&pads))?.unwrap_or_default();
                     shape_rule(s, shape, pads, None)
                 })
             }
-            (false, Some(a)) => s.given_3(
+            (Some(p), Some(a)) => s.given_3(
                 &inputs[0].shape,
-                &inputs[1].value,
+                &inputs[p].value,
                 &inputs[a].value,
                 move |s, shape, pads, axes| {
                     let pads = self.known_pads(Some(&pads))?.unwrap_or_default();

@@ -28,8 +28,9 @@ pub const NEWEST_VERSION: i64 = PAD_VERSIONS[PAD_VERSIONS.len() - 1];
 /// use padkit::onnx::Given;
 /// let pads: Given<Vec<i64>> = Given::Known(vec![0, 1, 0, 1]);
 /// assert_eq!(pads.known(), Some(&vec![0, 1, 0, 1]));
+/// assert_eq!(pads.fed(), None);
 /// let fed: Given<Vec<i64>, String> = Given::Fed("pads".into());
-/// assert_eq!(fed.known(), None);
+/// assert_eq!((fed.known(), fed.fed()), (None, Some(&"pads".to_string())));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Given<T, R = usize> {
@@ -45,6 +46,14 @@ impl<T, R> Given<T, R> {
         match self {
             Given::Known(v) => Some(v),
             Given::Fed(_) => None,
+        }
+    }
+
+    /// Where the graph feeds it, where it is not known when the model is read.
+    pub fn fed(&self) -> Option<&R> {
+        match self {
+            Given::Known(_) => None,
+            Given::Fed(r) => Some(r),
         }
     }
 }
