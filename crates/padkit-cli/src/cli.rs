@@ -51,10 +51,11 @@ enum Command {
         model: PathBuf,
         /// Where to write the lowered model (a new file, or one to replace).
         output: PathBuf,
-        /// Refuse Pads whose output would be larger than this many bytes (default: the
-        /// memory available).
-        #[arg(long)]
-        max_output_bytes: Option<u64>,
+        /// Refuse Pads whose output would be larger than this many bytes, when the model
+        /// is read or, for extents known only then, at run time (a fixed default, so
+        /// that the lowered bytes do not depend on the machine that lowers).
+        #[arg(long, default_value_t = padkit_lower::DEFAULT_MAX_OUTPUT_BYTES)]
+        max_output_bytes: u64,
         /// The most bytes of constants (index maps, fill blocks, border positions) the
         /// lowering may write into the model, over all its Pads.
         #[arg(long, default_value_t = padkit_lower::DEFAULT_MAX_CONSTANT_BYTES)]
@@ -243,7 +244,7 @@ pub fn main() -> ExitCode {
             target,
         }) => {
             let options = padkit_lower::Options::default()
-                .with_max_output_bytes(limit(max_output_bytes))
+                .with_max_output_bytes(max_output_bytes)
                 .with_max_constant_bytes(max_constant_bytes)
                 .with_target(target);
             run::lower(&model, &output, &options).map(|()| ExitCode::SUCCESS)

@@ -201,3 +201,110 @@ fn the_target_is_set_on_the_command_line() {
     );
     assert!(!out.exists());
 }
+
+/// `padkit lower` run on `model` into `out` with `--target target`, in this process's
+/// environment or, where `elsewhere`, in another one: an address-space limit of 8 GiB, one
+/// thread and a locale of its own. The written bytes (empty where it refused) and what it
+/// said on stderr.
+fn lower_once(model: &Path, out: &Path, target: &str, elsewhere: bool) -> (Vec<u8>, String) {
+    use std::os::unix::process::CommandExt;
+    let _ = std::fs::remove_file(out);
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("padkit"));
+    command
+        .args(["lower", "--target", target])
+        .arg(model)
+        .arg(out);
+    if elsewhere {
+        command
+            .env("RAYON_NUM_THREADS", "1")
+            .env("LC_ALL", "C")
+            .env("TZ", "Pacific/Kiritimati");
+        // SAFETY: the closure runs in the child between fork and exec, where only
+        // async-signal-safe calls are allowed: setrlimit is one, and it allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 8 << 30,
+                    rlim_max: 8 << 30,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    let done = command.output().unwrap();
+    let bytes = std::fs::read(out).unwrap_or_default();
+    assert_eq!(
+        done.status.success(),
+        !bytes.is_empty(),
+        "{}",
+        text(&done.stderr)
+    );
+    (bytes, text(&done.stderr))
+}
+
+/// `padkit lower` writes a function of the model and the options alone, never a reading of
+/// the machine (its free memory was once the run-time guard's limit): each case of the
+/// small suite (each mode × feature at the versions that changed Pad's signature) lowered
+/// twice, the second time in another environment ([`lower_once`]) and with 256 MiB less
+/// memory available, gives the same bytes or the same error: for every target where its
+/// pads, axes or fill are fed at run time (where the run-time guard is written), for the
+/// portable target, which lowers every Pad, otherwise. (The full suite through the binary
+/// would spawn it 13 000 times, two and a half minutes here.)
+#[test]
+fn lowering_gives_the_same_bytes_on_any_machine() {
+    use padkit_conformance::{Feed, Size, cases};
+    let dir = scratch("reproducible");
+    let mut jobs = vec![];
+    for (i, case) in cases(Size::Small).iter().enumerate() {
+        let fed = [&case.feeds.pads, &case.feeds.axes, &case.feeds.value]
+            .iter()
+            .any(|f| matches!(f, Feed::Input));
+        let model = dir.join(format!("{i}.onnx"));
+        std::fs::write(&model, PadModel::from_case(case).proto().encode_to_vec()).unwrap();
+        for target in padkit_lower::Target::ALL {
+            if fed || target == padkit_lower::Target::Portable {
+                jobs.push((case.name.clone(), model.clone(), target.name()));
+            }
+        }
+    }
+    // 256 MiB less available while the second runs go: written, so that they are held.
+    let mut held = vec![0u8; 256 << 20];
+    for page in held.chunks_mut(4096) {
+        page[0] = 1;
+    }
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = jobs.len().div_ceil(threads);
+    let differ: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (jobs.chunks(chunk).enumerate())
+            .map(|(t, jobs)| {
+                let dir = &dir;
+                s.spawn(move || {
+                    let out = dir.join(format!("out-{t}.onnx"));
+                    jobs.iter()
+                        .filter(|(_, model, target)| {
+                            lower_once(model, &out, target, false)
+                                != lower_once(model, &out, target, true)
+                        })
+                        .map(|(name, _, target)| format!("{name} --target {target}"))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(held.iter().step_by(4096).all(|&b| b == 1));
+    assert!(jobs.len() > 1000, "{} lowerings", jobs.len());
+    assert!(
+        differ.is_empty(),
+        "{} of {} differ: {differ:?}",
+        differ.len(),
+        jobs.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -69,7 +69,7 @@ mod widen;
 pub use computed_map::RUN_TIME_OPS;
 pub use emit::MAX_BLOCK_BYTES;
 pub use error::LowerError;
-pub use options::{DEFAULT_MAX_CONSTANT_BYTES, Options};
+pub use options::{DEFAULT_MAX_CONSTANT_BYTES, DEFAULT_MAX_OUTPUT_BYTES, Options};
 pub use target::{Target, UnknownTarget};
 
 use padkit_onnx::pb::ModelProto;

@@ -2,6 +2,15 @@
 
 use crate::Target;
 
+/// The output limit `padkit lower` lowers with unless `--max-output-bytes` says otherwise:
+/// 16 GiB. A fixed number, never a reading of the machine that lowers, so that a lowering
+/// is a function of the model and the options alone (the same bytes on every machine): a
+/// Pad whose output is larger is refused when the model is read where its extents are
+/// known then, and by the lowered model's run-time guard where they are known only at run
+/// time. A runtime on a machine with less memory refuses smaller outputs through its own
+/// allocator.
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 16 << 30;
+
 /// The budget of constant bytes a lowering writes into a model unless
 /// [`Options::max_constant_bytes`] says otherwise: 1 GiB, half of the 2 GiB that protobuf
 /// allows a model held in one file.
@@ -23,8 +32,10 @@ pub const DEFAULT_MAX_CONSTANT_BYTES: u64 = 1 << 30;
 #[non_exhaustive]
 pub struct Options {
     /// Refuse Pads whose output would take more bytes than this (as padkit's engines
-    /// refuse to run them), with [`padkit::PadError::TooLarge`]. Outputs above `isize::MAX`
-    /// bytes, which no runtime can hold, are refused whatever the limit.
+    /// refuse to run them), with [`padkit::PadError::TooLarge`], when the model is read or,
+    /// for extents known only at run time, by a guard written into the lowered model.
+    /// `padkit lower` sets [`DEFAULT_MAX_OUTPUT_BYTES`] unless told otherwise; where `None`,
+    /// only outputs above `isize::MAX` bytes, which no runtime can hold, are refused.
     pub max_output_bytes: Option<u64>,
     /// The most bytes of constants (index maps, fill blocks, border positions, slice
     /// bounds) a lowering writes into the model, over all its Pads:
