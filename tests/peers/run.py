@@ -10,8 +10,8 @@ runs right kept: `onnxruntime-targeted`), and writes the verdicts as padkit's JS
 
 A model `padkit lower` refuses is the lowered engine's error on the case.
 
-Each case runs in a worker process, so that a peer that crashes or hangs costs one case
-("crash"), not the run; a failure of the script itself stops the run. Verdicts as padkit
+Each case runs in a worker process (`--jobs` workers at once, the CPUs by default), so
+that a peer that crashes or hangs costs one case ("crash"), not the run; a failure of the script itself stops the run. Verdicts as padkit
 grades them: an output bit-equal to the expected one (in float16, bfloat16, float and
 double any NaN matches any NaN) passes; an error where the manifest says the case
 must fail passes; an error otherwise is "refused"; another output, or an output where the
@@ -24,6 +24,7 @@ end it prints a tally per engine.
 """
 
 import argparse
+import concurrent.futures
 import json
 import multiprocessing as mp
 import os
@@ -446,12 +447,68 @@ def wait(proc, results):
     return None
 
 
+class HarnessError(Exception):
+    """The script's own failure on a case (not the peer's): it stops the run."""
+
+
+def grade_shard(engine, suite, shard):
+    """Grades ENGINE on the (manifest entry, report row) pairs of SHARD, writing its own key
+    of each row's results, one worker process at a time, a new one after a crash or a
+    hang."""
+    ctx = mp.get_context("spawn")
+    proc = None
+    for entry, row in shard:
+        if proc is None or not proc.is_alive():
+            jobs, results = ctx.Queue(), ctx.Queue()
+            proc = ctx.Process(target=worker, args=(engine, jobs, results), daemon=True)
+            proc.start()
+        jobs.put((os.path.join(suite, entry["name"]), entry))
+        verdict = wait(proc, results)
+        if verdict is None:
+            code = proc.exitcode
+            proc.kill()
+            proc.join()
+            proc = None
+            how = f"hung for {TIMEOUT_S} s" if code is None else f"died with exit code {code}"
+            verdict = {"verdict": "crash", "detail": f"the {engine} worker {how}"}
+        elif "harness_error" in verdict:
+            proc.kill()
+            raise HarnessError(
+                f"tests/peers/run.py failed on {entry['name']}:\n{verdict['harness_error']}"
+            )
+        row["results"][engine] = verdict
+    if proc is not None:
+        jobs.put(None)
+        proc.join()
+
+
+def credit_twins(engine, manifest, report):
+    """ENGINE's verdicts once every case has one: errors credited by the twin rule, details
+    clipped."""
+    # The twins, once every case has its verdict (the manifest puts a twin first, but
+    # nothing here relies on it): an error is credited only where the twin passes.
+    graded = {row["name"]: row["results"][engine] for row in report["cases"]}
+    for entry, row in zip(manifest["cases"], report["cases"]):
+        twin = entry.get("twin")
+        if twin is not None:
+            verdict = credit_error(graded[entry["name"]], twin, graded.get(twin))
+            row["results"][engine] = verdict
+    for row in report["cases"]:
+        v = row["results"][engine]
+        if "detail" in v:
+            v["detail"] = clip(v["detail"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("suite", help="a directory `padkit suite export` wrote")
     parser.add_argument("out", help="the JSON report to write")
     parser.add_argument("--engine", choices=sorted(ENGINES), action="append")
     parser.add_argument("--padkit", help="the padkit binary, for the lowered engines")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1,
+        help="cases graded at once, each in its own worker process (default: the CPUs)",
+    )
     args = parser.parse_args()
     engines = args.engine or DEFAULT_ENGINES
     import runtimes
@@ -471,41 +528,28 @@ def main():
     versions = {e: runtimes.version(e) for e in engines if e in runtimes.MODULES}
     for entry in manifest["cases"]:
         report["cases"].append({"name": entry["name"], "tags": entry["tags"], "results": {}})
-    ctx = mp.get_context("spawn")
+    # Each engine's cases dealt into --jobs shards, graded side by side, each by a thread of
+    # this process that feeds its own worker process: a worker runs one engine, and each
+    # shard writes only its engine's key of its own rows, so the report is the same
+    # whatever the order in which they finish.
+    pairs = list(zip(manifest["cases"], report["cases"]))
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        graded = [
+            pool.submit(grade_shard, e, args.suite, pairs[k :: args.jobs])
+            for e in engines
+            for k in range(args.jobs)
+        ]
+        for done in graded:
+            try:
+                done.result()
+            except HarnessError as e:
+                pool.shutdown(cancel_futures=True)
+                sys.exit(str(e))
     for engine in engines:
-        proc = None
-        for entry, row in zip(manifest["cases"], report["cases"]):
-            if proc is None or not proc.is_alive():
-                jobs, results = ctx.Queue(), ctx.Queue()
-                proc = ctx.Process(target=worker, args=(engine, jobs, results), daemon=True)
-                proc.start()
-            jobs.put((os.path.join(args.suite, entry["name"]), entry))
-            verdict = wait(proc, results)
-            if verdict is None:
-                code = proc.exitcode
-                proc.kill()
-                proc.join()
-                proc = None
-                how = f"hung for {TIMEOUT_S} s" if code is None else f"died with exit code {code}"
-                verdict = {"verdict": "crash", "detail": f"the {engine} worker {how}"}
-            elif "harness_error" in verdict:
-                sys.exit(f"tests/peers/run.py failed on {entry['name']}:\n{verdict['harness_error']}")
-            row["results"][engine] = verdict
-        if proc is not None:
-            jobs.put(None)
-            proc.join()
-        # The twins, once every case has its verdict (the manifest puts a twin first, but
-        # nothing here relies on it): an error is credited only where the twin passes.
-        graded = {row["name"]: row["results"][engine] for row in report["cases"]}
-        for entry, row in zip(manifest["cases"], report["cases"]):
-            twin = entry.get("twin")
-            if twin is not None:
-                verdict = credit_error(graded[entry["name"]], twin, graded.get(twin))
-                row["results"][engine] = verdict
-        for row in report["cases"]:
-            v = row["results"][engine]
-            if "detail" in v:
-                v["detail"] = clip(v["detail"])
+        credit_twins(engine, manifest, report)
+    # (the results in the engines' order in every row, as one engine after another wrote them)
+    for row in report["cases"]:
+        row["results"] = {e: row["results"][e] for e in engines}
     for engine in engines:
         print(tally(report, engine), file=sys.stderr)
     # As padkit_conformance::Report::to_json writes it: a case per line.
