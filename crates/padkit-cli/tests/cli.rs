@@ -19,11 +19,11 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Runs `padkit conformance --engine all` over test data `rel`; it must succeed and end
+/// Runs `padkit conformance --engine ENGINES` over test data `rel`; it must succeed and end
 /// with `summary`.
-fn conformance_on_every_engine(rel: &str, summary: &str) {
+fn conformance_on(engines: &str, rel: &str, summary: &str) {
     let out = padkit()
-        .args(["conformance", "--engine", "all"])
+        .args(["conformance", "--engine", engines])
         .arg(data(rel))
         .output()
         .unwrap();
@@ -32,9 +32,28 @@ fn conformance_on_every_engine(rel: &str, summary: &str) {
     assert_eq!(text.lines().last(), Some(summary), "{text}");
 }
 
+/// [`conformance_on`] padkit's engines (core, tract, burn).
+fn conformance_on_every_engine(rel: &str, summary: &str) {
+    conformance_on("all", rel, summary);
+}
+
+/// The 16 official ONNX Pad tests vendored (onnx 1.24's five negative-pad cases among
+/// them) pass on padkit's engines.
 #[test]
-fn conformance_passes_all_eleven_on_every_engine() {
-    conformance_on_every_engine("onnx-conformance", "33 passed, 0 failed, 0 skipped");
+fn conformance_passes_all_sixteen_on_every_engine() {
+    conformance_on_every_engine("onnx-conformance", "48 passed, 0 failed, 0 skipped");
+}
+
+/// The same 16 lowered by padkit-lower pass on stock tract: every Pad lowered
+/// (`lowered-tract`), lowered for stock tract (`targeted-tract`) and for tract's GPU
+/// runtimes (`targeted-tract-gpu`, run on the CPU).
+#[test]
+fn conformance_passes_all_sixteen_lowered() {
+    conformance_on(
+        "lowered-tract,targeted-tract,targeted-tract-gpu",
+        "onnx-conformance",
+        "48 passed, 0 failed, 0 skipped",
+    );
 }
 
 /// A model as onnx 1.23's `make_model` writes it by default (IR version 14, opset 28, whose

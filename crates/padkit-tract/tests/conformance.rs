@@ -27,9 +27,9 @@ fn load(path: PathBuf) -> padkit::Tensor {
 }
 
 #[test]
-fn all_eleven_cases_pass_with_runtime_inputs() {
+fn all_sixteen_cases_pass_with_runtime_inputs() {
     let cases = cases();
-    assert_eq!(cases.len(), 11);
+    assert_eq!(cases.len(), 16);
     for case in cases {
         let model = padkit_tract::onnx()
             .model_for_path(case.join("model.onnx"))
