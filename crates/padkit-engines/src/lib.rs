@@ -121,8 +121,8 @@ impl Engine {
             ""
         };
         anyhow::anyhow!(
-            "the {} engine is not in this build of padkit: build it with `--features \
-             padkit-cli/{feature}`{why}",
+            "the {} engine is not in this build of padkit: build padkit-engines with its \
+             `{feature}` feature (the padkit binary: `--features padkit-cli/{feature}`){why}",
             self.name()
         )
     }

@@ -1,5 +1,5 @@
-//! The walk over a model's graphs: what is known of each value in the graph and the
-//! graphs around it ([`Scope`]), and each Pad replaced in place.
+//! The walk over a model's graphs, each Pad replaced in place; what is known of each value
+//! in a graph and the graphs around it is its [`Scope`] (`scope.rs`).
 
 use padkit::Tensor;
 use padkit::onnx::{PADKIT_DOMAIN, is_default_domain};

@@ -1,11 +1,18 @@
 //! # padkit-lower: a model's Pads as standard ONNX ops
 //!
-//! Rewrites every Pad of an ONNX model (ONNX's, every version from opset 1, padkit's own
+//! Rewrites the Pads of an ONNX model (ONNX's, every version from opset 1, padkit's own
 //! `ai.padkit` Pad with symmetric mode and interior padding, and ONNX's `CenterCropPad`)
 //! into ops that runtimes without a complete Pad already run ([`PORTABLE_OPS`]), computing
 //! exactly what padkit's core computes, at the model's own opset. Everything else of the
 //! model (other nodes, names, inputs, outputs, functions, training graphs, metadata) is
 //! left as it is. What a lowering writes is bounded ([`Options`]).
+//!
+//! Which Pads are rewritten is the target's call ([`Target`], [`Options::with_target`]):
+//! for [`Target::Portable`], the default, every Pad; for a runtime (ONNX Runtime, stock
+//! tract, candle-onnx, tract's GPU runtimes), only the Pads its own `Pad` does not compute
+//! as padkit's core does, the others kept as they are (each target's rule is read from
+//! that runtime's source and checked case by case against its graded report). The output
+//! is a function of the model and the options alone.
 //!
 //! Pads whose pads and axes are known when the model is read (attributes, initializers,
 //! Constant nodes, or small integer tensors computed from them, as PyTorch's `F.pad`

@@ -1,7 +1,7 @@
 //! # padkit-onnx: ONNX I/O for padkit's adapters
 //!
-//! What padkit-tract, padkit-lower, padkit-candle and padkit-burn-onnx read and write of an
-//! ONNX model: its protobuf messages ([`pb`]), `TensorProto`s read strictly and written
+//! What padkit-tract, padkit-lower and padkit-candle read and write of an ONNX model (and
+//! padkit's own tools, through them): its protobuf messages ([`pb`]), `TensorProto`s read strictly and written
 //! ([`proto`]: each refusal names the tensor and the numbers), a Pad node read for its
 //! opset ([`pad_node`]), and what running a model needs before any engine sees it: the
 //! checks ONNX Runtime makes at load time and the checks of the inputs ([`graph`]).
