@@ -216,6 +216,44 @@ impl Rows {
     }
 }
 
+/// Asserts (in debug builds) what a launch of `part` over `rows`, reading a source of
+/// `shape` and `strides`, relies on to leave its indexing unchecked (the `SAFETY` comments
+/// at the launches say why each index is in bounds; the tables' entries are asserted where
+/// `tables` plans them): the part's vectors divide the row and its span lies in the row,
+/// and, for vectors wider than one element, the source keeps them whole (`width`'s rule,
+/// checked again on the tensor the launch reads).
+fn check_launch(rows: &Rows, part: &Part, shape: &[usize], strides: &[usize]) {
+    debug_assert!(
+        part.width >= 1 && rows.row_len.is_multiple_of(part.width),
+        "vectors of {} elements do not divide rows of {}",
+        part.width,
+        rows.row_len
+    );
+    debug_assert!(
+        part.first <= part.last && part.last <= rows.row_len / part.width,
+        "the span {}..{} leaves the row of {} vectors",
+        part.first,
+        part.last,
+        rows.row_len / part.width
+    );
+    debug_assert_eq!(
+        shape.len(),
+        rows.shape.len(),
+        "the source's rank is the rows'"
+    );
+    if part.width > 1 {
+        let last = shape.len() - 1;
+        debug_assert!(
+            part.width == rows.width
+                && strides[last] == 1
+                && shape[last].is_multiple_of(part.width)
+                && (0..last).all(|d| shape[d] <= 1 || strides[d].is_multiple_of(part.width)),
+            "a source of shape {shape:?} and strides {strides:?} splits vectors of {}",
+            part.width
+        );
+    }
+}
+
 /// The widest of the vector `sizes` (the device's, for the element's size) that a row
 /// kernel reading a source of `shape` and `strides` and writing rows of `dest_row`
 /// elements can use (1 at least): the rows of both hold whole vectors, the source's
@@ -267,6 +305,7 @@ fn cube_pad(x: CubeTensor, checked: &Checked) -> CubeTensor {
     let dtype = dtype_to_storage_type(x.dtype);
     for part in rows.parts(center) {
         let grid = rows.grid(&output, &part);
+        check_launch(&rows, &part, x.meta.shape(), x.meta.strides());
         // SAFETY: `launch_unchecked` leaves indexing unchecked. Every index the kernel
         // forms is in bounds: a thread writes vector `row * vectors + at` with `at <
         // vectors` (the row's length over `width`, 1 or `rows.width`, which divides it:
@@ -332,6 +371,7 @@ fn cube_adjoint(grad: CubeTensor, in_shape: &[usize], spec: &PadSpec) -> CubeTen
     let dtype = dtype_to_storage_type(grad.dtype);
     for part in rows.parts(sole) {
         let grid = rows.grid(&result, &part);
+        check_launch(&rows, &part, grad.meta.shape(), grad.meta.strides());
         // SAFETY: a thread writes vector `row * vectors + at` with `at < vectors` (as in
         // the pad's launches) and rows past the result's length terminated (the kernel
         // checks both), so below its length; per axis, the two windows' offsets (`hi - lo
