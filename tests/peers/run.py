@@ -11,11 +11,11 @@ runs right kept: `onnxruntime-targeted`), and writes the verdicts as padkit's JS
 A model `padkit lower` refuses is the lowered engine's error on the case.
 
 Each case runs in a worker process (`--jobs` workers at once, the CPUs by default), so
-that a peer that crashes or hangs costs one case ("crash"), not the run; a failure of the script itself stops the run. Verdicts as padkit
-grades them: an output bit-equal to the expected one (in float16, bfloat16, float and
-double any NaN matches any NaN) passes; an error where the manifest says the case
-must fail passes; an error otherwise is "refused"; another output, or an output where the
-case must fail, is "wrong". A case the harness cannot put to the engine (an element type the
+that a peer that crashes or hangs costs one case ("crash"), not the run; a failure of the
+script itself stops the run. Verdicts as padkit grades them: an output bit-equal to the
+expected one (in float16, bfloat16, float and double any NaN matches any NaN) passes; an
+error where the manifest says the case must fail passes; an error otherwise is "refused";
+another output, or an output where the case must fail, is "wrong". A case the harness cannot put to the engine (an element type the
 engine's Python binding cannot take from numpy or give back: see `harness_limit`) is
 "untested", not charged to the engine. As padkit's `credit_error` has it, an error on a case
 that must fail passes only where the engine passes the case's valid twin (the manifest's

@@ -298,7 +298,7 @@ fn lowering_gives_the_same_bytes_on_any_machine() {
             .flat_map(|h| h.join().unwrap())
             .collect()
     });
-    assert!(held.iter().step_by(4096).all(|&b| b == 1));
+    std::hint::black_box(&held);
     assert!(jobs.len() > 1000, "{} lowerings", jobs.len());
     assert!(
         differ.is_empty(),
