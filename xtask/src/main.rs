@@ -4,8 +4,8 @@
 //! - `bench-models`: whole models, padkit-tract against stock tract-onnx;
 //! - `suite table`: JSON conformance reports merged into the feature × engine table,
 //!   printed or spliced into a Markdown file;
-//! - `suite compare`: two JSON reports compared verdict by verdict (what CI checks the
-//!   committed reports with).
+//! - `suite compare`: a JSON report compared verdict by verdict with another, or with runs
+//!   of different engines merged (what CI checks the committed reports with).
 //!
 //! Time with a `--profile bench` build (`cargo run --profile bench -p xtask -- bench`):
 //! the dev and release profiles build tract and Burn at lower optimisation levels.
@@ -78,8 +78,10 @@ enum SuiteCommand {
     Compare {
         /// The report expected.
         expected: PathBuf,
-        /// The report to check against it.
-        actual: PathBuf,
+        /// The report to check against it: one, or runs of different engines on the same
+        /// cases, merged.
+        #[arg(required = true)]
+        actual: Vec<PathBuf>,
         /// Also require ACTUAL's cases to be the full catalogue's, in its order.
         #[arg(long)]
         cases_of_catalogue: bool,

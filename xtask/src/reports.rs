@@ -64,11 +64,12 @@ pub fn merged(paths: &[PathBuf]) -> Result<Report> {
     })
 }
 
-/// `cargo xtask suite compare`: the differences between the JSON reports at `expected` and
-/// `actual` (see [`differences`]), printed one a line, are an error; with `catalogue`, the
-/// cases of `actual` must also be the full catalogue's, in its order.
-pub fn compare(expected: &Path, actual: &Path, catalogue: bool) -> Result<()> {
-    let (want, got) = (read_report(expected)?, read_report(actual)?);
+/// `cargo xtask suite compare`: the differences between the JSON report at `expected` and
+/// the reports at `actual`, merged ([`merged`]: runs of different engines on the same
+/// cases), printed one a line, are an error (see [`differences`]); with `catalogue`, the
+/// cases of the merged report must also be the full catalogue's, in its order.
+pub fn compare(expected: &Path, actual: &[PathBuf], catalogue: bool) -> Result<()> {
+    let (want, got) = (read_report(expected)?, merged(actual)?);
     let mut found = differences(&want, &got);
     if catalogue {
         found.extend(catalogue_difference(&got));
@@ -80,7 +81,11 @@ pub fn compare(expected: &Path, actual: &Path, catalogue: bool) -> Result<()> {
         found.is_empty(),
         "{} and {} differ: {} difference{}",
         expected.display(),
-        actual.display(),
+        actual
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" + "),
         found.len(),
         if found.len() == 1 { "" } else { "s" }
     );

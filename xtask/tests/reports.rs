@@ -86,6 +86,45 @@ fn suite_compare_lists_each_difference_in_kind() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `suite compare` merges several actual reports, runs of different engines on the same
+/// cases (as CI grades padkit's engines with two builds of the CLI), before comparing.
+#[test]
+fn suite_compare_merges_runs_of_different_engines() {
+    use padkit_conformance::Verdict;
+    let dir = scratch("compare-merged");
+    let (a, _) = two_reports(&dir);
+    let mut core = Report::new(&["core"]);
+    core.record("c1", &[], "core", Verdict::Pass);
+    core.record("c2", &[], "core", Verdict::Wrong("off by one".into()));
+    let mut tract = Report::new(&["tract"]);
+    tract.record("c1", &[], "tract", Verdict::Refused("no such opset".into()));
+    tract.record("c2", &[], "tract", Verdict::Pass);
+    let (pc, pt) = (dir.join("core.json"), dir.join("tract.json"));
+    std::fs::write(&pc, core.to_json()).unwrap();
+    std::fs::write(&pt, tract.to_json()).unwrap();
+    let (a, pc, pt) = (
+        a.to_str().unwrap(),
+        pc.to_str().unwrap(),
+        pt.to_str().unwrap(),
+    );
+    let out = xtask(&["suite", "compare", a, pc, pt]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "reports agree: 2 cases × 2 engines\n");
+    // One of the runs alone lacks the other's engine.
+    let out = xtask(&["suite", "compare", a, pc]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "engine \"tract\": in the expected report only\n"
+    );
+    assert!(
+        text(&out.stderr).contains(&format!("{a} and {pc} differ: 1 difference")),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `suite table` refuses two verdicts for one (case, engine), naming both reports.
 #[test]
 fn suite_table_refuses_two_verdicts_for_one_case_and_engine() {
