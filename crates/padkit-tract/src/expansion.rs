@@ -15,7 +15,7 @@ use crate::types::{check_operand_type, onnx_type};
 /// inputs dropped) of the optional inputs for 11+. Interior padding is refused by the
 /// loader: the tract op does not run it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct OnnxPad(pub PadNode);
+pub(crate) struct OnnxPad(PadNode);
 
 impl From<PadNode> for OnnxPad {
     fn from(pad: PadNode) -> Self {

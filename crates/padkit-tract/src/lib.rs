@@ -47,8 +47,7 @@ pub use branch::{If, if_builder};
 pub use center_crop_pad::{CenterCropPad, center_crop_pad_builder};
 pub use dim::SymDim;
 pub use eval::limit_output_bytes;
-pub use expansion::OnnxPad;
-pub use loader::{node_opset, pad_builder, parse_pad_node};
+pub use loader::pad_builder;
 pub use op::PadkitPad;
 /// Where an operand of [`PadkitPad`] comes from (padkit's spelling for every loader).
 pub use padkit::onnx::Given;
