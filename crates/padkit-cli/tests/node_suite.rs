@@ -195,7 +195,7 @@ mod as_a_user {
 
     use anyhow::{Context, Result, bail, ensure};
     use padkit_conformance::compare::{Tolerance, first_difference};
-    use padkit_onnx::graph::is_pad_graph;
+    use padkit_engines::pad_graph::is_pad_graph;
     use padkit_onnx_tools::data::{data_sets, find_cases, numbered, read_model};
     use padkit_onnx_tools::isolate::{install_hook, isolated};
     use prost::Message;

@@ -14,10 +14,11 @@ use anyhow::{Context, Result};
 use candle_core::{Device, Tensor};
 use padkit::{DType, Data};
 use padkit_candle::convert::{from_candle, to_candle};
-use padkit_onnx::graph::graph_inputs_for;
 use padkit_onnx::pb::{GraphProto, ModelProto, TensorProto, type_proto};
 use padkit_onnx_tools::isolate::isolated;
 use prost::Message;
+
+use crate::inputs::graph_inputs_for;
 
 use crate::pad_graph::Outcome;
 

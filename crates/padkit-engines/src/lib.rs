@@ -26,6 +26,7 @@ pub mod burn;
 pub mod candle;
 pub mod core;
 pub mod fuzz;
+pub mod inputs;
 pub mod pad_graph;
 #[cfg(feature = "burn")]
 pub mod stock_burn;
@@ -34,12 +35,14 @@ pub mod verdict;
 
 use anyhow::Result;
 use padkit::Tensor;
+use padkit::onnx::PADKIT_DOMAIN;
 use padkit_lower::Target;
-use padkit_onnx::graph::{check_inputs, check_model, uses_interior};
+use padkit_onnx::graph::check_model;
 use padkit_onnx::pb::ModelProto;
 use padkit_onnx_tools::isolate::isolated;
 
 use self::core::evaluate_core;
+use self::inputs::check_inputs;
 use self::pad_graph::Outcome;
 #[cfg(feature = "burn")]
 use self::pad_graph::evaluate;
@@ -212,6 +215,15 @@ pub fn run(
         Engine::StockCandle => candle::run(None, model, inputs, max_output_bytes),
         #[cfg(not(feature = "candle"))]
         Engine::Candle | Engine::TargetedCandle | Engine::StockCandle => Err(engine.not_built()),
+    })
+}
+
+/// True when a node of the model's graph is padkit's own Pad with interior padding.
+fn uses_interior(model: &ModelProto) -> bool {
+    model.graph.iter().flat_map(|g| &g.node).any(|n| {
+        n.domain == PADKIT_DOMAIN
+            && n.op_type == "Pad"
+            && n.attribute.iter().any(|a| a.name == "interior")
     })
 }
 

@@ -6,12 +6,29 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, ensure};
-use padkit::onnx::{Given, Operand};
+use padkit::onnx::{Given, Operand, PADKIT_DOMAIN, is_default_domain};
 use padkit::{DType, PadSpec, Tensor};
-use padkit_onnx::graph::{describe, graph_inputs_for, is_pad_graph_node, opset};
+use padkit_onnx::graph::{describe, opset};
 use padkit_onnx::pad_node::node_opset;
 use padkit_onnx::pb::{ModelProto, NodeProto};
 use padkit_onnx::proto::tensor_from_proto;
+
+use crate::inputs::graph_inputs_for;
+
+/// True for graphs of Pad, Constant and Identity nodes only, whose outputs are exact.
+pub fn is_pad_graph(model: &ModelProto) -> bool {
+    model
+        .graph
+        .as_ref()
+        .is_some_and(|g| g.node.iter().all(is_pad_graph_node))
+}
+
+/// A node of a Pad graph: ONNX's Pad, Constant or Identity, or padkit's own Pad.
+pub fn is_pad_graph_node(node: &NodeProto) -> bool {
+    (is_default_domain(&node.domain)
+        && ["Pad", "Constant", "Identity"].contains(&node.op_type.as_str()))
+        || (node.domain == PADKIT_DOMAIN && node.op_type == "Pad")
+}
 
 /// A Pad node with its operands evaluated, for an engine to run.
 pub struct PadCall {

@@ -1,7 +1,8 @@
-//! What every engine needs of a model before it runs: the checks ONNX Runtime makes at
-//! load time (versions, names, tensors), so that no engine, ours or tract, meets a
-//! malformed graph; the checks of the inputs fed to it; and what the engines read of a
-//! graph (its opset, its fed inputs, whether it is a graph of Pads).
+//! What every reader of a model needs before it runs or rewrites one: the checks ONNX
+//! Runtime makes at load time (versions, names, tensors), so that no engine, ours or
+//! tract, meets a malformed graph; what is read of a graph (its opset, its fed inputs, a
+//! node's description in errors); and the IR version and value infos a written model
+//! declares.
 
 use std::collections::{HashMap, HashSet};
 
@@ -10,10 +11,7 @@ use crate::pb::tensor_shape_proto::{Dimension, dimension};
 use crate::pb::{
     GraphProto, ModelProto, NodeProto, TensorShapeProto, TypeProto, ValueInfoProto, type_proto,
 };
-use padkit::{DType, Tensor};
-
 use crate::proto::check_proto;
-use padkit::onnx::PADKIT_DOMAIN;
 
 /// The newest ONNX opset of the default domain padkit knows: onnx 1.23's. Pad-25 is the
 /// Pad of opsets 25 to 28, so a model that `onnx.helper.make_model` stamps with the newest
@@ -201,29 +199,6 @@ fn check_constant(node: &NodeProto) -> Result<()> {
     Ok(())
 }
 
-/// True for graphs of Pad, Constant and Identity nodes only, whose outputs are exact.
-pub fn is_pad_graph(model: &ModelProto) -> bool {
-    model
-        .graph
-        .as_ref()
-        .is_some_and(|g| g.node.iter().all(is_pad_graph_node))
-}
-
-/// True when a node of the model's graph is padkit's own Pad with interior padding.
-pub fn uses_interior(model: &ModelProto) -> bool {
-    model.graph.iter().flat_map(|g| &g.node).any(|n| {
-        n.domain == PADKIT_DOMAIN
-            && n.op_type == "Pad"
-            && n.attribute.iter().any(|a| a.name == "interior")
-    })
-}
-
-/// A node of a Pad graph: ONNX's Pad, Constant or Identity, or padkit's own Pad.
-pub fn is_pad_graph_node(node: &NodeProto) -> bool {
-    (is_default_domain(node) && ["Pad", "Constant", "Identity"].contains(&node.op_type.as_str()))
-        || (node.domain == PADKIT_DOMAIN && node.op_type == "Pad")
-}
-
 /// The graph inputs a caller feeds (those without an initializer), in order.
 ///
 /// # Errors
@@ -237,75 +212,6 @@ pub fn graph_inputs(model: &ModelProto) -> Result<Vec<String>> {
         .map(|i| i.name.clone())
         .filter(|n| !inits.contains(n.as_str()))
         .collect())
-}
-
-/// [`graph_inputs`], checked to be as many as the `given` inputs.
-///
-/// # Errors
-///
-/// The model has no graph, or the graph has another number of inputs to feed than `given`.
-pub fn graph_inputs_for(model: &ModelProto, given: usize) -> Result<Vec<String>> {
-    let names = graph_inputs(model)?;
-    ensure!(
-        names.len() == given,
-        "the model has {} graph inputs ({}) but {} were given",
-        names.len(),
-        names.join(", "),
-        given
-    );
-    Ok(names)
-}
-
-/// Refuses inputs whose number, type or known dims differ from the graph's declaration.
-///
-/// # Errors
-///
-/// The model has no graph, or the inputs differ from the graph's declaration in number,
-/// element type, rank or a known dim (the error names the input).
-pub fn check_inputs(model: &ModelProto, inputs: &[Tensor]) -> Result<()> {
-    use crate::pb::{tensor_shape_proto::dimension::Value, type_proto};
-    let g = model.graph.as_ref().context("the model has no graph")?;
-    let names = graph_inputs_for(model, inputs.len())?;
-    for (name, t) in names.iter().zip(inputs) {
-        let declared = g
-            .input
-            .iter()
-            .find(|i| &i.name == name)
-            .and_then(|i| i.r#type.as_ref());
-        let Some(type_proto::Value::TensorType(tt)) = declared.and_then(|t| t.value.as_ref())
-        else {
-            continue;
-        };
-        if let Ok(dtype) = DType::from_onnx(tt.elem_type) {
-            ensure!(
-                dtype == t.dtype(),
-                "graph input {name:?} is declared {dtype}, the data is {}",
-                t.dtype()
-            );
-        }
-        let Some(shape) = &tt.shape else { continue };
-        let dims: Vec<Option<i64>> = shape
-            .dim
-            .iter()
-            .map(|d| match d.value {
-                Some(Value::DimValue(v)) => Some(v),
-                _ => None,
-            })
-            .collect();
-        let fits = dims.len() == t.shape().len()
-            && dims
-                .iter()
-                .zip(t.shape())
-                .all(|(d, &n)| d.is_none_or(|d| d == n as i64));
-        let show = |d: &Option<i64>| d.map_or("?".to_string(), |v| v.to_string());
-        ensure!(
-            fits,
-            "graph input {name:?} is declared with shape [{}], the data has shape {:?}",
-            dims.iter().map(show).collect::<Vec<_>>().join(", "),
-            t.shape()
-        );
-    }
-    Ok(())
 }
 
 /// The IR version a model of `opset` declares: 8 up to opset 18, then the one onnx's
