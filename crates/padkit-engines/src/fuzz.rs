@@ -15,7 +15,7 @@ use tract_onnx::tract_core::internal::DimLike;
 use padkit_onnx::graph::graph_inputs;
 use padkit_onnx_tools::isolate::{Panicked, isolated};
 
-use crate::core::evaluate_core;
+use crate::core_engine::evaluate_core;
 use crate::pad_graph::Outcome;
 use crate::run_checked;
 use crate::tract as tract_run;

@@ -24,7 +24,7 @@
 pub mod burn;
 #[cfg(feature = "candle")]
 pub mod candle;
-pub mod core;
+pub mod core_engine;
 pub mod fuzz;
 pub mod inputs;
 pub mod pad_graph;
@@ -41,7 +41,7 @@ use padkit_onnx::graph::check_model;
 use padkit_onnx::pb::ModelProto;
 use padkit_onnx_tools::isolate::isolated;
 
-use self::core::evaluate_core;
+use self::core_engine::evaluate_core;
 use self::inputs::check_inputs;
 use self::pad_graph::Outcome;
 #[cfg(feature = "burn")]
