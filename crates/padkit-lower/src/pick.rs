@@ -139,7 +139,7 @@ fn kept(pad: &Pad, spec: &PadSpec, options: &Options) -> Option<Vec<Option<usize
     let node = pad.node;
     let facts = KnownPad {
         onnx_pad: pad.onnx_pad,
-        opset: pad.opset,
+        node_opset: pad.node_opset,
         mode: spec.mode,
         dtype: pad.dtype,
         shape: pad.shape.clone(),

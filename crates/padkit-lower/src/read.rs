@@ -17,8 +17,9 @@ pub(crate) type Fill = Given<Tensor, String>;
 /// A Pad being lowered.
 pub(crate) struct Pad<'n> {
     pub(crate) node: &'n NodeProto,
-    /// The node's opset (its domain's).
-    pub(crate) opset: i64,
+    /// The node's opset (its domain's), which reads it; the ops emitted for it take the
+    /// model's ([`Session::opset`](crate::session::Session)).
+    pub(crate) node_opset: i64,
     /// The data and the output.
     pub(crate) x: String,
     pub(crate) y: String,
@@ -153,7 +154,7 @@ pub(crate) fn pad<'n>(
         .map(|name| scope.type_of(name).is_some_and(|(_, s)| s.is_empty()));
     Ok(Pad {
         node,
-        opset: pad.opset,
+        node_opset: pad.opset,
         x: x.to_string(),
         y: y.to_string(),
         dtype,
@@ -250,7 +251,7 @@ pub(crate) fn center_crop_pad<'n>(
     let fill = Given::Known(zero(dtype).map_err(|e| LowerError::pad(node, e))?);
     Ok(Pad {
         node,
-        opset,
+        node_opset: opset,
         x: x.clone(),
         y: y.clone(),
         dtype,

@@ -151,7 +151,7 @@ pub(crate) struct KnownPad {
     /// ONNX's `Pad` (the default domain), not padkit's own nor `CenterCropPad`.
     pub(crate) onnx_pad: bool,
     /// The node's opset.
-    pub(crate) opset: i64,
+    pub(crate) node_opset: i64,
     pub(crate) mode: PadMode,
     pub(crate) dtype: DType,
     /// The data's extents, `None` where known only at run time.
@@ -209,19 +209,19 @@ fn reflect_inside(d: usize, a: &AxisPad) -> bool {
 fn onnxruntime(p: &KnownPad) -> bool {
     use DType::*;
     let from_11 = [Float16, Int8, Int32, Int64, UInt8, UInt32, UInt64];
-    let typed = match p.opset {
+    let typed = match p.node_opset {
         2..=10 => matches!(p.dtype, Float32 | Float64),
         11.. => {
             matches!(p.dtype, Float32 | Float64)
                 || from_11.contains(&p.dtype)
-                || (p.opset >= 13 && p.dtype == Bool)
-                || (p.opset >= 21 && p.dtype == BFloat16)
+                || (p.node_opset >= 13 && p.dtype == Bool)
+                || (p.node_opset >= 21 && p.dtype == BFloat16)
         }
         _ => false,
     };
     let moded = match p.mode {
         PadMode::Constant | PadMode::Reflect | PadMode::Edge => true,
-        PadMode::Wrap => p.opset >= 19,
+        PadMode::Wrap => p.node_opset >= 19,
         PadMode::Symmetric => false,
     };
     // wrap fails on empty data ("Unexpected mode of 3": its empty-input path has no wrap)
@@ -272,9 +272,9 @@ fn tract(p: &KnownPad) -> bool {
     // it must be a scalar; tract reads a `value` attribute at every opset
     let value = match p.value_input {
         Some(scalar) => scalar && p.mode == PadMode::Constant && !p.fill_fed,
-        None => p.opset < 11 || !p.value_attribute,
+        None => p.node_opset < 11 || !p.value_attribute,
     };
-    if p.opset < 2 || !typed || !moded || !value || !p.no_crop() {
+    if p.node_opset < 2 || !typed || !moded || !value || !p.no_crop() {
         return false;
     }
     p.touched().all(|(d, a)| match p.mode {
@@ -296,7 +296,7 @@ fn candle_onnx(p: &KnownPad) -> bool {
         p.dtype,
         UInt8 | UInt32 | Int64 | Float16 | Float32 | Float64 | Bool
     );
-    if p.opset < 11 || p.inputs != 2 || p.mode != PadMode::Reflect || !typed || !p.no_crop() {
+    if p.node_opset < 11 || p.inputs != 2 || p.mode != PadMode::Reflect || !typed || !p.no_crop() {
         return false;
     }
     p.touched().all(|(d, _)| d.is_some_and(|d| d >= 2))
