@@ -9,7 +9,7 @@ use padkit_onnx::pb::{GraphProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_from_proto;
 
 use crate::LowerError;
-use crate::pad::{self, Rewrite};
+use crate::rewrite::{self, Rewrite};
 use crate::scope::{MAX_ELEMENTS, Scope, known};
 use crate::session::Session;
 use crate::{fold, widen};
@@ -48,7 +48,7 @@ impl<'m> Walk<'m> {
             match kind(&node) {
                 Kind::Pad | Kind::CenterCropPad => {
                     let opset = node_opset(self.model, &node, self.session.opset);
-                    match pad::rewrite(&mut self.session, &node, opset, &mut scope)? {
+                    match rewrite::rewrite(&mut self.session, &node, opset, &mut scope)? {
                         Rewrite::Kept => nodes.push(node),
                         Rewrite::Lowered(lowered) => {
                             self.session.within_budget(&node)?;
