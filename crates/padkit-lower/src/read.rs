@@ -18,7 +18,7 @@ pub(crate) type Fill = Given<Tensor, String>;
 pub(crate) struct Pad<'n> {
     pub(crate) node: &'n NodeProto,
     /// The node's opset (its domain's), which reads it; the ops emitted for it take the
-    /// model's ([`Session::opset`](crate::session::Session)).
+    /// model's ([`Session::opset`](crate::session::Session::opset)).
     pub(crate) node_opset: i64,
     /// The data and the output.
     pub(crate) x: String,
