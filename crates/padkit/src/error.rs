@@ -143,6 +143,22 @@ pub enum PadError {
         /// End pad.
         end: i64,
     },
+    /// A reflect pad ONNX's reference refuses, under strict ONNX semantics
+    /// ([`PadSpec::with_strict_onnx`](crate::PadSpec::with_strict_onnx)): a pad above the
+    /// axis length − 1 after its crops, or an axis shorter than 2 after its crops padded.
+    #[error(
+        "axis {axis}: reflect pads (begin {begin}, end {end}) an axis of {extent} elements after crops: strict ONNX semantics refuse a pad above the axis length - 1 and an axis shorter than 2 (padkit's default gives numpy's result)"
+    )]
+    BeyondOnnx {
+        /// The axis.
+        axis: usize,
+        /// Its extent after crops.
+        extent: i64,
+        /// Begin pad.
+        begin: i64,
+        /// End pad.
+        end: i64,
+    },
     /// The output would not fit in memory, or is above the caller's limit.
     #[error(
         "output of shape {shape:?} would take {}, above the limit of {}",

@@ -10,7 +10,7 @@ use crate::bytes::{fill_splat, partial_element};
 use crate::kernel::{Cloning, FillRun, RowMoves, fill_each, write};
 use crate::memory::fresh_vec;
 use crate::schedule::Schedule;
-use crate::shape::concrete_extent;
+use crate::shape::{check_strict_onnx, concrete_extent};
 use crate::{AxisPad, PadError, PadSpec, Result};
 
 /// Extents of a shape, held inline up to rank 6: planning a small pad allocates little.
@@ -55,6 +55,8 @@ impl Plan {
     ///   axis holds, [`PadError::EmptyWindow`] when it must pad an axis with nothing left
     ///   to copy from, and [`PadError::Overflow`] when an extent or an output extent does
     ///   not fit an `i64`;
+    /// - with [`PadSpec::with_strict_onnx`], [`PadError::BeyondOnnx`] where ONNX's
+    ///   reference refuses a reflect pad ([`crate::shape::check_strict_onnx`]);
     /// - [`PadError::TooLarge`] when the output would take more than `isize::MAX` bytes,
     ///   or more than the spec's `max_output_bytes`, at `element_bytes` bytes an element.
     ///
@@ -386,7 +388,11 @@ fn concrete_output_shape(shape: &[usize], pads: &[AxisPad], spec: &PadSpec) -> R
                 end: p.end,
                 interior: p.interior,
             })?;
-            Ok(concrete_extent(axis, d, p, spec.mode)? as usize)
+            let out = concrete_extent(axis, d, p, spec.mode)?;
+            if spec.strict_onnx {
+                check_strict_onnx(axis, d, p, spec.mode)?;
+            }
+            Ok(out as usize)
         })
         .collect()
 }

@@ -65,7 +65,9 @@ impl Dim for i64 {
 ///
 /// - the errors of [`PadSpec::resolve`] when `spec` does not fit the rank of `shape`;
 /// - the errors of [`axis_output`] for any axis: a negative output extent, crops past
-///   the axis or padding an axis with nothing left (known extents only), an overflow.
+///   the axis or padding an axis with nothing left (known extents only), an overflow;
+/// - with [`PadSpec::with_strict_onnx`], [`PadError::BeyondOnnx`] from
+///   [`check_strict_onnx`] (known extents only).
 ///
 /// ```
 /// use padkit::{output_shape, PadSpec, PadMode};
@@ -78,8 +80,51 @@ pub fn output_shape<D: Dim>(shape: &[D], spec: &PadSpec) -> Result<Vec<D>> {
         .iter()
         .zip(&axes)
         .enumerate()
-        .map(|(axis, (d, p))| axis_output(axis, d, p, spec.mode))
+        .map(|(axis, (d, p))| {
+            let out = axis_output(axis, d, p, spec.mode)?;
+            match d.to_i64() {
+                Some(d) if spec.strict_onnx => {
+                    check_strict_onnx(axis, d, p, spec.mode).map(|()| out)
+                }
+                _ => Ok(out),
+            }
+        })
         .collect()
+}
+
+/// Strict ONNX semantics' rule ([`PadSpec::with_strict_onnx`]) for an axis of known
+/// extent `d` whose output extent [`axis_output`] accepted: in reflect mode, no pad above
+/// the length − 1 after crops, and no axis shorter than 2 after crops padded.
+///
+/// # Errors
+///
+/// [`PadError::BeyondOnnx`] naming the axis, its extent after crops and the pads.
+///
+/// ```
+/// use padkit::shape::check_strict_onnx;
+/// use padkit::spec::AxisPad;
+/// use padkit::PadMode;
+/// let wide = AxisPad { begin: 3, end: 0, interior: 0 };
+/// assert!(check_strict_onnx(0, 3, &wide, PadMode::Reflect).is_err());
+/// assert!(check_strict_onnx(0, 4, &wide, PadMode::Reflect).is_ok());
+/// assert!(check_strict_onnx(0, 3, &wide, PadMode::Edge).is_ok());
+/// ```
+pub fn check_strict_onnx(axis: usize, d: i64, p: &AxisPad, mode: PadMode) -> Result<()> {
+    if mode != PadMode::Reflect || (p.begin <= 0 && p.end <= 0) {
+        return Ok(());
+    }
+    // (concrete_extent refused crops past the axis: what is left is in 0..=d)
+    let cropped = (-i128::from(p.begin)).max(0) + (-i128::from(p.end)).max(0);
+    let kept = i128::from(d) - cropped;
+    if kept >= 2 && i128::from(p.begin.max(p.end)) < kept {
+        return Ok(());
+    }
+    Err(PadError::BeyondOnnx {
+        axis,
+        extent: kept.clamp(0, i128::from(i64::MAX)) as i64,
+        begin: p.begin,
+        end: p.end,
+    })
 }
 
 /// The output extent of one axis: `begin + end + d + max(d-1, 0) · interior`, with the

@@ -29,6 +29,9 @@ pub struct PadSpec {
     /// Largest output, in bytes, the caller accepts; `None` means only what the address
     /// space allows.
     pub max_output_bytes: Option<u64>,
+    /// Refuse what ONNX's reference evaluator refuses by design and padkit otherwise
+    /// answers with numpy's result ([`PadSpec::with_strict_onnx`]).
+    pub strict_onnx: bool,
 }
 
 /// The pad of one axis after normalisation.
@@ -145,6 +148,26 @@ impl PadSpec {
     /// ```
     pub fn with_max_output_bytes(mut self, bytes: impl Into<Option<u64>>) -> Self {
         self.max_output_bytes = bytes.into();
+        self
+    }
+
+    /// ONNX's refusals where padkit answers beyond ONNX (`true`), or numpy's results
+    /// there (`false`, the default). Beyond ONNX, in reflect mode, are a pad above the
+    /// axis length − 1 after its crops and padding an axis shorter than 2 after its
+    /// crops: numpy.pad reflects again or repeats the element, ONNX's reference evaluator
+    /// (from onnx 1.24) refuses. With `true` they are refused with
+    /// [`PadError::BeyondOnnx`], as an engine that follows ONNX to the letter refuses them;
+    /// every other pad gives the same output either way.
+    ///
+    /// ```
+    /// use padkit::{PadMode, PadSpec, pad};
+    /// let spec = PadSpec::new(vec![3, 0]).with_mode(PadMode::Reflect);
+    /// assert_eq!(pad(&[1, 2], &[2], &spec, 0).unwrap().1, vec![2, 1, 2, 1, 2]); // numpy's
+    /// let err = pad(&[1, 2], &[2], &spec.with_strict_onnx(true), 0).unwrap_err();
+    /// assert!(err.to_string().contains("above the axis length - 1"));
+    /// ```
+    pub fn with_strict_onnx(mut self, strict: bool) -> Self {
+        self.strict_onnx = strict;
         self
     }
 
