@@ -5,6 +5,7 @@ use padkit::{PadError, PadMode, PadSpec, Tensor};
 use serde::{Deserialize, Serialize};
 
 use crate::reference::ErrClass;
+use crate::standing::Standing;
 
 /// How an operand (pads, value, axes) reaches the Pad node in the case's ONNX model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,6 +141,8 @@ pub struct Case {
     /// error on this case counts as a pass only where it passes the twin
     /// ([`credit_error`](crate::grade::credit_error)).
     pub twin: Option<String>,
+    /// What ONNX says about the case (also its `onnx:` tag).
+    pub onnx: Standing,
 }
 
 /// How each operand reaches the node.

@@ -9,6 +9,7 @@ use padkit::{DType, PadMode, Tensor};
 
 use crate::case::{Case, Expected, Feed, Feeds, Refusal};
 use crate::reference::Case as Reference;
+use crate::standing::Standing;
 use crate::values::{Element, elements, from_f32, specials, tensor, zero};
 
 /// How much of the catalogue to build.
@@ -96,6 +97,12 @@ fn push(out: &mut Vec<Case>, d: Draft, opset: i64, mode: PadMode, dtype: DType) 
         assert!(
             matches!(twin.expected, Expected::Output(_)),
             "{}'s twin must be valid",
+            case.name
+        );
+        // (a refusal of a case beyond ONNX passes: such a twin would credit any error)
+        assert!(
+            !matches!(twin.onnx, Standing::Beyond(_)),
+            "{}'s twin is beyond ONNX",
             case.name
         );
         case.twin = Some(twin.name.clone());
@@ -353,7 +360,7 @@ impl Draft {
         };
         let name = format!("test_padkit_{prefix}_{mode}_{}_{feature}", dtype.name())
             .replace(['-', '.'], "_");
-        Case {
+        let mut case = Case {
             name,
             tags,
             opset,
@@ -373,7 +380,11 @@ impl Draft {
             feeds,
             expected,
             twin: None,
-        }
+            onnx: Standing::Required,
+        };
+        case.onnx = Standing::of(&case);
+        case.tags.push(case.onnx.tag());
+        case
     }
 }
 

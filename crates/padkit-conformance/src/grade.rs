@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::case::{Case, Expected};
 use crate::compare::{Tolerance, first_difference};
+use crate::standing::Standing;
 
 /// What an engine made of a case.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,7 +98,8 @@ impl Verdict {
 }
 
 /// Grades `answer` against what `case` expects ([`judge`]'s rule, for one output and an
-/// error of any class).
+/// error of any class; a refusal of a case beyond ONNX passes, as [`credit_refusal`] has
+/// it).
 ///
 /// ```
 /// use padkit_conformance::{Answer, Expected, Size, Verdict, cases, grade};
@@ -122,7 +124,7 @@ pub fn grade(case: &Case, answer: Answer) -> Verdict {
         Answer::Unsupported(why) => Run::Unsupported(why),
         Answer::Crash(why) => Run::Crash(why),
     };
-    judge(want, run, None)
+    credit_refusal(judge(want, run, None), &case.tags)
 }
 
 /// What a graded engine must give.
@@ -257,6 +259,28 @@ pub fn credit_error(verdict: Verdict, twin: &str, twin_verdict: Option<&Verdict>
         None => Verdict::Untested(format!(
             "its error is not credited: the case's valid twin `{twin}` did not run"
         )),
+    }
+}
+
+/// The verdict of a case given its tags: on a case beyond ONNX (tagged `onnx:beyond`,
+/// [`Standing::Beyond`]), where ONNX's reference refuses by design
+/// and padkit gives numpy's answer, a clear refusal passes as well as that answer. Other
+/// verdicts, and every verdict on other cases, stand as they are. Graders apply it to the
+/// runtimes they grade against ONNX; padkit's own engines, whose semantics are numpy's,
+/// are held to numpy's answer (the `padkit` CLI and `tests/peers/run.py` credit only the
+/// outside runtimes).
+///
+/// ```
+/// use padkit_conformance::{Verdict, grade::credit_refusal};
+/// let refused = || Verdict::Refused("reflect pad 5 exceeds the axis".into());
+/// assert_eq!(credit_refusal(refused(), &["onnx:beyond".into()]), Verdict::Pass);
+/// assert_eq!(credit_refusal(refused(), &["onnx:required".into()]), refused());
+/// ```
+pub fn credit_refusal(verdict: Verdict, tags: &[String]) -> Verdict {
+    let beyond = Standing::Beyond("").tag();
+    match verdict {
+        Verdict::Refused(_) if tags.contains(&beyond) => Verdict::Pass,
+        v => v,
     }
 }
 

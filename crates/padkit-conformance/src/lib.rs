@@ -61,11 +61,13 @@ pub mod grade;
 pub mod manifest;
 pub mod reference;
 pub mod report;
+pub mod standing;
 mod values;
 
 pub use case::{Case, Expected, Feed, Feeds, Refusal};
 pub use catalogue::{Size, cases};
-pub use grade::{Answer, Verdict, credit_error, grade, run_case};
+pub use grade::{Answer, Verdict, credit_error, credit_refusal, grade, run_case};
 pub use manifest::{Entry, ExpectedEntry, Manifest};
 pub use reference::{ErrClass, class_of};
 pub use report::Report;
+pub use standing::Standing;

@@ -26,6 +26,10 @@ pub struct Entry {
     /// For a case that must fail, its valid twin's name ([`Case::twin`]).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub twin: Option<String>,
+    /// Why ONNX's reference evaluator does not give the case's answer, where it does not
+    /// ([`Standing::why`](crate::Standing::why)); the case's `onnx:` tag names the class.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub onnx: Option<String>,
 }
 
 /// A case's expected result as the manifest writes it.
@@ -130,6 +134,9 @@ impl Entry {
             tags: case.tags.clone(),
             expected,
             twin: case.twin.clone(),
+            onnx: Some(case.onnx.why())
+                .filter(|why| !why.is_empty())
+                .map(str::to_string),
         }
     }
 }

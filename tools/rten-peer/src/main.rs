@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use padkit::{DType, Data, Tensor};
 use padkit_conformance::compare::first_difference;
 use padkit_conformance::manifest::{ExpectedEntry, Manifest};
-use padkit_conformance::{Report, Verdict, credit_error};
+use padkit_conformance::{Report, Verdict, credit_error, credit_refusal};
 use prost::Message;
 use rten::{Model, Value};
 use rten_tensor::prelude::*;
@@ -287,7 +287,7 @@ fn grade_suite(suite: &Path, out: &Path) {
     }
     let mut report = Report::new(&[ENGINE]);
     for e in &manifest.cases {
-        let mut v = verdicts[&e.name].clone();
+        let mut v = credit_refusal(verdicts[&e.name].clone(), &e.tags);
         if let Some(twin) = &e.twin {
             v = credit_error(v, twin, verdicts.get(twin));
         }
