@@ -10,8 +10,8 @@ use crate::{conformance, run, selfcheck, suite};
 use clap::{Parser, Subcommand};
 use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
-use padkit_engines::Engine;
 use padkit_engines::verdict;
+use padkit_engines::{Engine, RunSettings};
 use padkit_onnx_tools::isolate;
 
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
@@ -43,6 +43,8 @@ enum Command {
         /// Refuse outputs larger than this many bytes (default: the memory available).
         #[arg(long)]
         max_output_bytes: Option<u64>,
+        #[arg(long, help = STRICT_ONNX)]
+        strict_onnx: bool,
     },
     /// Rewrite a model's Pads into standard ONNX ops (Slice, Concat, Gather, …) that
     /// runtimes without a complete Pad run, at the model's own opset.
@@ -66,6 +68,8 @@ enum Command {
         /// ops they run on the device).
         #[arg(long, default_value_t = padkit_lower::Target::Portable)]
         target: padkit_lower::Target,
+        #[arg(long, help = STRICT_ONNX_LOWER)]
+        strict_onnx: bool,
     },
     /// Run every ONNX backend-test case below the given directories and compare exactly.
     Conformance {
@@ -93,6 +97,8 @@ enum Command {
         /// Exit with success whatever the verdicts (to measure other engines).
         #[arg(long)]
         exit_zero: bool,
+        #[arg(long, help = STRICT_ONNX)]
+        strict_onnx: bool,
     },
     /// padkit's conformance suite.
     #[command(subcommand)]
@@ -113,6 +119,15 @@ enum SuiteCommand {
         tags: Vec<String>,
     },
 }
+
+/// `--strict-onnx`, on padkit's engines.
+const STRICT_ONNX: &str = "ONNX's refusal where padkit answers beyond ONNX with numpy's result \
+     (reflect wider than an axis, or of an axis shorter than 2, after crops), on padkit's engines";
+
+/// `lower --strict-onnx`.
+const STRICT_ONNX_LOWER: &str = "ONNX's refusal where padkit answers beyond ONNX with numpy's \
+     result (reflect wider than an axis, or of an axis shorter than 2, after crops): refused \
+     when the model is read, or by the lowered model at run time";
 
 /// How `conformance --report` prints.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -205,10 +220,14 @@ pub fn main() -> ExitCode {
             timeout,
             report,
             exit_zero,
+            strict_onnx,
         }) => {
             let settings = conformance::Settings {
                 tolerance: Tolerance { rtol, atol },
-                max_output_bytes: limit(max_output_bytes),
+                run: RunSettings {
+                    max_output_bytes: limit(max_output_bytes),
+                    strict_onnx,
+                },
                 timeout,
             };
             let e = engines(&engine);
@@ -242,11 +261,13 @@ pub fn main() -> ExitCode {
             max_output_bytes,
             max_constant_bytes,
             target,
+            strict_onnx,
         }) => {
             let options = padkit_lower::Options::default()
                 .with_max_output_bytes(max_output_bytes)
                 .with_max_constant_bytes(max_constant_bytes)
-                .with_target(target);
+                .with_target(target)
+                .with_strict_onnx(strict_onnx);
             run::lower(&model, &output, &options).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Run {
@@ -256,13 +277,17 @@ pub fn main() -> ExitCode {
             data_set,
             output_dir,
             max_output_bytes,
+            strict_onnx,
         }) => run::run(&run::Request {
             model: &model,
             engine,
             inputs: &inputs,
             data_set: data_set.as_deref(),
             output_dir: output_dir.as_deref(),
-            max_output_bytes: limit(max_output_bytes),
+            settings: RunSettings {
+                max_output_bytes: limit(max_output_bytes),
+                strict_onnx,
+            },
         })
         .map(|()| ExitCode::SUCCESS),
     };

@@ -11,7 +11,7 @@ use anyhow::{Result, bail, ensure};
 use crate::suite::read_manifest;
 use padkit::Tensor;
 use padkit_conformance::compare::Tolerance;
-use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error};
+use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error, credit_refusal};
 use padkit_engines::pad_graph::{Outcome, is_pad_graph};
 use padkit_engines::verdict::{Expect, Tally, judge};
 use padkit_engines::{self as engine, Engine};
@@ -25,8 +25,9 @@ use padkit_onnx_tools::names::printable;
 pub struct Settings {
     /// The tolerance for float outputs of whole models; Pad graphs compare exactly.
     pub tolerance: Tolerance,
-    /// The largest output any engine may allocate.
-    pub max_output_bytes: u64,
+    /// The largest output any engine may allocate, and the semantics padkit's engines
+    /// follow.
+    pub run: engine::RunSettings,
     /// How long an engine may take on one case before it counts as hung.
     pub timeout: Duration,
 }
@@ -268,6 +269,11 @@ pub fn run_with(
                             None => Expect::Outputs(outputs),
                         };
                         match watched(engine, &model, inputs, settings) {
+                            // (an outside runtime's refusal beyond ONNX passes, and padkit's
+                            // under strict ONNX semantics; else padkit's answers numpy's)
+                            Ok(run) if engine.is_stock() || settings.run.strict_onnx => {
+                                credit_refusal(judge(run, expect, tolerance), &row.tags)
+                            }
                             Ok(run) => judge(run, expect, tolerance),
                             Err(why) => Verdict::Crash(why),
                         }
@@ -366,12 +372,7 @@ fn watched(
         .name(format!("padkit-{}", engine.name()))
         .stack_size(16 << 20)
         .spawn(move || {
-            let _ = tx.send(engine::run(
-                engine,
-                &model,
-                &inputs,
-                settings.max_output_bytes,
-            ));
+            let _ = tx.send(engine::run(engine, &model, &inputs, settings.run));
         })
         .map_err(|e| format!("cannot start a thread for the engine: {e}"))?;
     rx.recv_timeout(settings.timeout).map_err(|e| match e {

@@ -32,8 +32,8 @@ pub struct Request<'a> {
     pub data_set: Option<&'a Path>,
     /// Where to write the outputs.
     pub output_dir: Option<&'a Path>,
-    /// The largest output accepted.
-    pub max_output_bytes: u64,
+    /// The largest output accepted, and the semantics.
+    pub settings: engine::RunSettings,
 }
 
 /// Runs the request: prints each output's name, type, shape and first elements, and
@@ -77,7 +77,7 @@ pub fn run(r: &Request) -> Result<()> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let outs = match engine::run(r.engine, &model, &feeds, r.max_output_bytes)? {
+    let outs = match engine::run(r.engine, &model, &feeds, r.settings)? {
         Outcome::Ran(outs) => outs,
         Outcome::Unsupported(why) => {
             bail!("engine {} cannot run this model: {why}", r.engine.name())

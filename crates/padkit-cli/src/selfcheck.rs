@@ -39,7 +39,8 @@ pub fn run(engines: &[Engine]) -> Tally {
                     Expect::Error(class.as_deref().unwrap_or_default(), e.class_check())
                 }
             };
-            let mut verdict = judge(engine::run(e, &proto, &inputs, limit), expect, None);
+            let run = engine::run(e, &proto, &inputs, engine::RunSettings::new(limit));
+            let mut verdict = judge(run, expect, None);
             if let Some(twin) = &case.twin {
                 verdict = credit_error(verdict, twin, verdicts.get(&(twin.as_str(), e.name())));
             }

@@ -374,3 +374,60 @@ fn external_data_beside_the_model_runs_on_every_engine() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--strict-onnx` on `conformance`, `run` and `lower`: the cases beyond ONNX of the small
+/// suite (reflect wider than an axis, or of an axis of one element) pass on padkit's
+/// engines with numpy's answer, and with ONNX's refusal under `--strict-onnx`, which
+/// `run` and `lower` give.
+#[test]
+fn strict_onnx_refuses_the_cases_beyond_onnx() {
+    let dir = std::env::temp_dir().join(format!("padkit-strict-{}", std::process::id()));
+    let suite = dir.join("suite");
+    let out = padkit()
+        .args(["suite", "export", "--small", "--tag", "onnx:beyond"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let graded = |strict: bool| {
+        let mut cmd = padkit();
+        cmd.args(["conformance", "--engine", "all", "--exit-zero"]);
+        if strict {
+            cmd.arg("--strict-onnx");
+        }
+        let out = cmd.arg(&suite).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines().last().unwrap_or_default().to_string()
+    };
+    let numpy = graded(false);
+    assert!(numpy.contains(" passed, 0 failed, 0 skipped"), "{numpy}");
+    let strict = graded(true);
+    assert!(strict.contains(" passed, 0 failed, 0 skipped"), "{strict}");
+    // (its pads an initializer: `lower` refuses it when it reads the model)
+    let case = suite.join("test_padkit_opset25_reflect_float_wider_than_axis");
+    let model = case.join("model.onnx");
+    for args in [
+        vec!["run", "--engine", "core", "--strict-onnx", "--data-set"],
+        vec!["lower", "--strict-onnx"],
+    ] {
+        let mut cmd = padkit();
+        cmd.args(&args);
+        if args[0] == "run" {
+            cmd.arg(case.join("test_data_set_0")).arg(&model);
+        } else {
+            cmd.arg(&model).arg(dir.join("lowered.onnx"));
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            !out.status.success(),
+            "{}: {args:?} succeeded",
+            case.display()
+        );
+        assert!(
+            stderr(&out).contains("strict ONNX semantics"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

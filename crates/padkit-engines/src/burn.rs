@@ -91,8 +91,8 @@ pub(crate) fn from_burn(dtype: DType, out: &TensorData) -> Result<Tensor> {
     )?)
 }
 
-/// Runs one Pad node on Flex; `max_output_bytes` bounds its output.
-pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
+/// Runs one Pad node on Flex, as `settings` say.
+pub fn pad(call: &PadCall, settings: crate::RunSettings) -> Result<PadResult> {
     let dtype = call.x.dtype();
     let Some(data) = to_burn(&call.x) else {
         return Ok(PadResult::Unsupported(format!(
@@ -104,7 +104,7 @@ pub fn pad(call: &PadCall, max_output_bytes: u64) -> Result<PadResult> {
         Err(e) if e.is::<Unsupported>() => return Ok(PadResult::Unsupported(e.to_string())),
         Err(e) => return Err(e),
     };
-    let spec = call.spec.clone().with_max_output_bytes(max_output_bytes);
+    let spec = call.spec_for(settings);
     let out = match call.x.shape().len() {
         1 => pad_rank::<1>(data, &spec, fill),
         2 => pad_rank::<2>(data, &spec, fill),

@@ -35,13 +35,14 @@ const CANDLE_ONNX_TYPES: [DType; 7] = [
 
 /// Runs `model` on `inputs` through candle-onnx, lowered by padkit-candle for `target`
 /// (`None`: not lowered, candle-onnx's own Pads); padkit-candle's lowering refuses Pads
-/// whose outputs are above `max_output_bytes`.
+/// whose outputs are above `settings`' limit, and follows its semantics.
 pub fn run(
     target: Option<padkit_lower::Target>,
     model: &ModelProto,
     inputs: &[padkit::Tensor],
-    max_output_bytes: u64,
+    settings: crate::RunSettings,
 ) -> Result<Outcome> {
+    let max_output_bytes = settings.max_output_bytes;
     if let Some(why) = cannot_hold(model) {
         return Ok(Outcome::Unsupported(why));
     }
@@ -65,7 +66,8 @@ pub fn run(
         Some(target) => {
             let options = padkit_candle::onnx::Options::default()
                 .with_max_output_bytes(max_output_bytes)
-                .with_target(target);
+                .with_target(target)
+                .with_strict_onnx(settings.strict_onnx);
             padkit_candle::onnx::lower_for(&candle_model, &feeds, &options)?
         }
     };

@@ -35,7 +35,7 @@ pub fn readers(data: &[u8]) {
     let _ = padkit_onnx_tools::wire::unpack(data, padkit_onnx_tools::wire::Root::Model);
     run(data, |model, inputs| {
         run_checked(model, inputs, "core", || {
-            evaluate_core(model, inputs, MAX_OUTPUT_BYTES)
+            evaluate_core(model, inputs, crate::RunSettings::new(MAX_OUTPUT_BYTES))
         })
     });
 }
@@ -48,12 +48,8 @@ pub fn readers(data: &[u8]) {
 pub fn tract_model(data: &[u8]) {
     run(data, |model, inputs| {
         run_checked(model, inputs, "tract", || {
-            tract_run::run(
-                tract_run::padkit_framework(),
-                model,
-                inputs,
-                MAX_OUTPUT_BYTES,
-            )
+            let settings = crate::RunSettings::new(MAX_OUTPUT_BYTES);
+            tract_run::run(tract_run::padkit_framework(), model, inputs, settings)
         })
     });
 }

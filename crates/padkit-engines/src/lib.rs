@@ -130,6 +130,17 @@ impl Engine {
         )
     }
 
+    /// True for the engines that run a Pad of their own, not padkit's (stock tract, Burn's
+    /// `Tensor::pad`, candle-onnx's): the outside runtimes, whose refusal of a case beyond
+    /// ONNX passes ([`padkit_conformance::credit_refusal`]). padkit's engines, lowerings
+    /// included, are held to numpy's answer there.
+    pub fn is_stock(self) -> bool {
+        matches!(
+            self,
+            Engine::StockTract | Engine::StockBurn | Engine::StockCandle
+        )
+    }
+
     /// How the class of this engine's errors is checked: strictly for padkit's engines
     /// (core, tract, burn), whose errors keep the [`padkit::PadError`] in their chain; not
     /// at all for the stock engines, lowered models included (a stock runtime raises their
@@ -167,32 +178,51 @@ impl Engine {
     }
 }
 
-/// Runs `model` on `engine` after checking the model and the inputs; outputs above
-/// `max_output_bytes` are refused before they are allocated.
+/// How an engine runs a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunSettings {
+    /// Outputs above this many bytes are refused before they are allocated.
+    pub max_output_bytes: u64,
+    /// ONNX's refusals where padkit answers beyond ONNX
+    /// ([`padkit::PadSpec::with_strict_onnx`]), on padkit's engines (core, tract, burn, and
+    /// the lowerings); the stock engines run their own Pad.
+    pub strict_onnx: bool,
+}
+
+impl RunSettings {
+    /// Outputs up to `max_output_bytes`, numpy's results beyond ONNX.
+    pub fn new(max_output_bytes: u64) -> RunSettings {
+        RunSettings {
+            max_output_bytes,
+            strict_onnx: false,
+        }
+    }
+}
+
+/// Runs `model` on `engine` after checking the model and the inputs, as `settings` say.
 pub fn run(
     engine: Engine,
     model: &ModelProto,
     inputs: &[Tensor],
-    max_output_bytes: u64,
+    settings: RunSettings,
 ) -> Result<Outcome> {
     let name = engine.name();
+    let max_output_bytes = settings.max_output_bytes;
     run_checked(model, inputs, name, || match engine {
-        Engine::Core => evaluate_core(model, inputs, max_output_bytes),
+        Engine::Core => evaluate_core(model, inputs, settings),
         Engine::Tract if uses_interior(model) => Ok(Outcome::Unsupported(
             "padkit-tract does not run interior padding (padkit's domain)".into(),
         )),
         #[cfg(feature = "burn")]
-        Engine::Burn => evaluate(model, inputs, name, &|call| {
-            self::burn::pad(call, max_output_bytes)
-        }),
+        Engine::Burn => evaluate(model, inputs, name, &|call| self::burn::pad(call, settings)),
         #[cfg(feature = "burn")]
         Engine::StockBurn => evaluate(model, inputs, name, &|call| {
             self::stock_burn::pad(call, max_output_bytes)
         }),
         #[cfg(not(feature = "burn"))]
         Engine::Burn | Engine::StockBurn => Err(engine.not_built()),
-        Engine::Tract => tract::run(tract::padkit_framework(), model, inputs, max_output_bytes),
-        Engine::StockTract => tract::run(tract_onnx::onnx(), model, inputs, max_output_bytes),
+        Engine::Tract => tract::run(tract::padkit_framework(), model, inputs, settings),
+        Engine::StockTract => tract::run(tract_onnx::onnx(), model, inputs, stock(settings)),
         Engine::LoweredTract | Engine::TargetedTract | Engine::TargetedTractGpu => {
             let target = match engine {
                 Engine::TargetedTract => Target::Tract,
@@ -201,21 +231,25 @@ pub fn run(
             };
             let options = padkit_lower::Options::default()
                 .with_max_output_bytes(max_output_bytes)
-                .with_target(target);
+                .with_target(target)
+                .with_strict_onnx(settings.strict_onnx);
             let lowered = padkit_lower::lower_with(model, &options)?;
-            tract::run(tract_onnx::onnx(), &lowered, inputs, max_output_bytes)
+            tract::run(tract_onnx::onnx(), &lowered, inputs, stock(settings))
         }
         #[cfg(feature = "candle")]
-        Engine::Candle => candle::run(Some(Target::Portable), model, inputs, max_output_bytes),
+        Engine::Candle => candle::run(Some(Target::Portable), model, inputs, settings),
         #[cfg(feature = "candle")]
-        Engine::TargetedCandle => {
-            candle::run(Some(Target::CandleOnnx), model, inputs, max_output_bytes)
-        }
+        Engine::TargetedCandle => candle::run(Some(Target::CandleOnnx), model, inputs, settings),
         #[cfg(feature = "candle")]
-        Engine::StockCandle => candle::run(None, model, inputs, max_output_bytes),
+        Engine::StockCandle => candle::run(None, model, inputs, stock(settings)),
         #[cfg(not(feature = "candle"))]
         Engine::Candle | Engine::TargetedCandle | Engine::StockCandle => Err(engine.not_built()),
     })
+}
+
+/// `settings` for an engine that runs no Pad of padkit's: its own semantics.
+fn stock(settings: RunSettings) -> RunSettings {
+    RunSettings::new(settings.max_output_bytes)
 }
 
 /// True when a node of the model's graph is padkit's own Pad with interior padding.

@@ -42,6 +42,16 @@ pub struct PadCall {
     pub value: Option<Tensor>,
 }
 
+impl PadCall {
+    /// The pad as padkit's engines run it under `settings`: the node's spec with their
+    /// output limit and semantics.
+    pub fn spec_for(&self, settings: crate::RunSettings) -> PadSpec {
+        (self.spec.clone())
+            .with_max_output_bytes(settings.max_output_bytes)
+            .with_strict_onnx(settings.strict_onnx)
+    }
+}
+
 /// What an engine makes of one Pad node.
 pub enum PadResult {
     /// The output.

@@ -20,14 +20,15 @@ pub fn padkit_framework() -> tract_onnx::Onnx {
 
 /// Runs `model` on `inputs` through `framework` (`padkit_tract::onnx()`, or stock
 /// tract-onnx to compare with; see [`optimize`]), after checking every output that now
-/// has a known shape against `max_output_bytes`. Padkit's Pads with runtime pads check
-/// their own outputs against the limit.
+/// has a known shape against `settings`' output limit. Padkit's Pads with runtime pads
+/// check their own outputs against the limit, and follow `settings`' semantics.
 pub fn run(
     framework: tract_onnx::Onnx,
     model: &ModelProto,
     inputs: &[padkit::Tensor],
-    max_output_bytes: u64,
+    settings: crate::RunSettings,
 ) -> Result<Outcome> {
+    let max_output_bytes = settings.max_output_bytes;
     let Ok(feeds) = inputs.iter().map(to_tract).collect::<Result<TVec<_>>>() else {
         let why = inputs.iter().find_map(|t| to_tract(t).err());
         return Ok(Outcome::Unsupported(
@@ -39,6 +40,9 @@ pub fn run(
         // shapes (a convolution's patch offsets, say) without a fallible path.
         let mut typed = analyse(framework, model, &feeds)?;
         padkit_tract::limit_output_bytes(&mut typed, max_output_bytes);
+        if settings.strict_onnx {
+            padkit_tract::strict_onnx(&mut typed);
+        }
         check_sizes(&typed, max_output_bytes)?;
         let optimized = typed.into_optimized().map_err(stage("optimise"))?;
         check_sizes(&optimized, max_output_bytes)?;

@@ -16,7 +16,8 @@
 //! the model is read) reads the data every `r + 1` positions. What the original refuses fails in the lowered model too,
 //! before anything is allocated: pads other than two per axis, axes out of range or named
 //! twice, a negative extent, crops past the axis or padding from an empty window in the
-//! index modes, an output above the limit.
+//! index modes, an output above the limit; with strict ONNX semantics, reflect pads above
+//! the window's length − 1.
 
 use padkit::{DType, PadMode, Tensor};
 use padkit_onnx::pb::NodeProto;
@@ -258,6 +259,17 @@ pub(crate) fn emit(
             let empty = e.flag(&empty);
             let pads = e.op("Less", &[&zero, &n]);
             flags.push(e.op("Where", &[&pads, &empty, &crossed]));
+            if c.strict_onnx && pad.mode == PadMode::Reflect {
+                // ONNX's refusals: a pad above k - 1 (which a padded axis shorter than 2
+                // always has)
+                let last = e.op("Sub", &[&k, &one]);
+                for v in [&begin, &end] {
+                    let padding = e.op("Less", &[&zero, v]);
+                    let wide = e.op("Less", &[&last, v]);
+                    let wide = e.flag(&wide);
+                    flags.push(e.op("Where", &[&padding, &wide, &zero]));
+                }
+            }
         }
         extents.push(Extent {
             axis,

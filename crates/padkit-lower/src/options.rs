@@ -48,6 +48,8 @@ pub struct Options {
     /// core does are left as they are ([`Target`]; every Pad is lowered for the default,
     /// [`Target::Portable`]).
     pub target: Target,
+    /// ONNX's refusals where padkit answers beyond ONNX ([`Options::with_strict_onnx`]).
+    pub strict_onnx: bool,
 }
 
 impl Options {
@@ -60,6 +62,23 @@ impl Options {
     /// These options for runtime `target`.
     pub fn with_target(mut self, target: Target) -> Options {
         self.target = target;
+        self
+    }
+
+    /// These options with ONNX's refusals (`true`) or numpy's results (`false`, the
+    /// default) where padkit answers beyond ONNX ([`padkit::PadSpec::with_strict_onnx`]):
+    /// with `true`, a reflect Pad that pads wider than an axis after its crops (or an axis
+    /// shorter than 2) is refused when the model is read where its pads and extents are
+    /// known then ([`padkit::PadError::BeyondOnnx`]), and by the lowered model's run-time
+    /// guard where they are known only at run time; a target keeps no reflect Pad it cannot
+    /// check so.
+    ///
+    /// ```
+    /// let options = padkit_lower::Options::default().with_strict_onnx(true);
+    /// assert!(options.strict_onnx);
+    /// ```
+    pub fn with_strict_onnx(mut self, strict: bool) -> Options {
+        self.strict_onnx = strict;
         self
     }
 

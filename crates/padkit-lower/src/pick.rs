@@ -41,6 +41,8 @@ pub(crate) struct Computed {
     pub(crate) axes: Given<Vec<usize>, String>,
     /// Interior padding per padded axis (known when the model is read).
     pub(crate) interior: Option<Vec<i64>>,
+    /// ONNX's refusals in reflect mode checked too ([`Options::strict_onnx`]).
+    pub(crate) strict_onnx: bool,
 }
 
 impl Strategy {
@@ -77,8 +79,17 @@ pub(crate) fn strategy(pad: &Pad, opset: i64, options: &Options) -> Result<Strat
             }
             None => Given::Known((0..rank).collect()),
         };
-        return computed(pad, opset, pad.pads.clone(), axes, pad.interior.clone());
+        let strict = options.strict_onnx;
+        return computed(
+            pad,
+            opset,
+            pad.pads.clone(),
+            axes,
+            pad.interior.clone(),
+            strict,
+        );
     };
+    let spec = spec.with_strict_onnx(options.strict_onnx);
     if let Some(out) = kept(pad, &spec, options) {
         return Ok(Strategy::Keep(out));
     }
@@ -107,7 +118,7 @@ pub(crate) fn strategy(pad: &Pad, opset: i64, options: &Options) -> Result<Strat
         }
     }
     let Some(shape) = pad.shape.iter().copied().collect::<Option<Vec<usize>>>() else {
-        return run_time_extents(pad, opset, axes);
+        return run_time_extents(pad, opset, axes, spec.strict_onnx);
     };
     let out = padkit::output_shape(&shape, &spec).map_err(|e| pad.fail(e))?;
     check_size(&out, pad.dtype, options.max_output_bytes).map_err(|e| pad.fail(e))?;
@@ -124,6 +135,11 @@ fn kept(pad: &Pad, spec: &PadSpec, options: &Options) -> Option<Vec<Option<usize
         return None;
     }
     let axes = spec.resolve(pad.shape.len()).ok()?;
+    // (strict ONNX semantics in reflect mode: kept only where checked on every extent)
+    if spec.strict_onnx && spec.mode == PadMode::Reflect {
+        let shape = pad.shape.iter().copied().collect::<Option<Vec<usize>>>()?;
+        padkit::output_shape(&shape, spec).ok()?;
+    }
     // each known extent as the core computes it; an unknown one stays unknown
     let out = (pad.shape.iter().zip(&axes).enumerate())
         .map(|(axis, (d, a))| match d {
@@ -156,13 +172,23 @@ fn kept(pad: &Pad, spec: &PadSpec, options: &Options) -> Option<Vec<Option<usize
 /// at run time must be padded, not cropped nor interior-padded, so that its output is the
 /// data joined with two borders whatever its extent ([`crate::borders`], from opset 11);
 /// else its index maps are computed in the graph.
-fn run_time_extents(pad: &Pad, opset: i64, axes: Vec<AxisPad>) -> Result<Strategy, LowerError> {
+fn run_time_extents(
+    pad: &Pad,
+    opset: i64,
+    axes: Vec<AxisPad>,
+    strict: bool,
+) -> Result<Strategy, LowerError> {
     let (shape, mode) = (&pad.shape, pad.mode);
     // Crops and interior padding of an axis whose extent is known only at run time (where
-    // its exact index map is not made here): the maps computed at run time instead.
+    // its exact index map is not made here), and, with strict ONNX semantics, reflect pads
+    // of such an axis (checked at run time): the maps computed at run time instead.
+    let strict = strict && mode == PadMode::Reflect;
     let computed_here = axes.iter().enumerate().any(|(axis, p)| {
         let mapped = shape[axis].is_some() && mode != PadMode::Constant;
-        !p.is_identity() && !mapped && (p.begin < 0 || p.end < 0 || p.interior != 0)
+        let pads = p.begin > 0 || p.end > 0;
+        !p.is_identity()
+            && !mapped
+            && (p.begin < 0 || p.end < 0 || p.interior != 0 || (strict && pads))
     });
     if computed_here && opset >= 11 {
         let begins = axes.iter().map(|p| p.begin);
@@ -175,6 +201,7 @@ fn run_time_extents(pad: &Pad, opset: i64, axes: Vec<AxisPad>) -> Result<Strateg
             pads,
             Given::Known((0..shape.len()).collect()),
             interior,
+            strict,
         );
     }
     if opset < 11 {
@@ -216,6 +243,9 @@ fn run_time_extents(pad: &Pad, opset: i64, axes: Vec<AxisPad>) -> Result<Strateg
         }
         if let Some(d) = out[axis] {
             let n = padkit::shape::axis_output(axis, &d, p, mode).map_err(|e| pad.fail(e))?;
+            if let (true, Ok(d)) = (strict, i64::try_from(d)) {
+                padkit::shape::check_strict_onnx(axis, d, p, mode).map_err(|e| pad.fail(e))?;
+            }
             if mapped && n > MAX_MAP_LEN {
                 return Err(pad.refuse(format!(
                     "axis {axis}: its index map would hold {n} entries, above \
@@ -235,6 +265,7 @@ fn computed(
     pads: Given<Vec<i64>, String>,
     axes: Given<Vec<usize>, String>,
     interior: Option<Vec<i64>>,
+    strict_onnx: bool,
 ) -> Result<Strategy, LowerError> {
     let refuse = |why: &str| {
         Err(pad.refuse(format!(
@@ -254,6 +285,7 @@ fn computed(
         pads,
         axes,
         interior,
+        strict_onnx,
     }))
 }
 

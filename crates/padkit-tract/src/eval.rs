@@ -24,14 +24,41 @@ use crate::types::check_operand_type;
 /// padkit_tract::limit_output_bytes(&mut model, 1 << 30);
 /// ```
 pub fn limit_output_bytes(model: &mut TypedModel, bytes: u64) {
+    each_pad(model, &mut |op| op.max_output_bytes = Some(bytes));
+}
+
+/// Makes every [`PadkitPad`] of `model`, and of the bodies of its `If` and `Scan` nodes,
+/// give ONNX's refusal where padkit otherwise answers beyond ONNX with numpy's result:
+/// reflect pads above the axis length − 1 after crops, and reflect padding of an axis
+/// shorter than 2 after crops, refused as they run with [`padkit::PadError::BeyondOnnx`]
+/// in the error's chain ([`padkit::PadSpec::with_strict_onnx`]). Every other Pad runs as
+/// before. The setting travels with each op through the optimiser's rewrites; NNEF, which
+/// has no such setting, does not carry it.
+///
+/// ```
+/// use tract_onnx::prelude::*;
+/// let mut model = padkit_tract::onnx()
+///     .model_for_path("../../tests/data/onnx-conformance/node/test_reflect_pad/model.onnx")
+///     .unwrap()
+///     .into_typed()
+///     .unwrap();
+/// padkit_tract::strict_onnx(&mut model);
+/// ```
+pub fn strict_onnx(model: &mut TypedModel) {
+    each_pad(model, &mut |op| op.strict_onnx = true);
+}
+
+/// Calls `f` on every [`PadkitPad`] of `model` and of the bodies of its `If` and `Scan`
+/// nodes.
+fn each_pad(model: &mut TypedModel, f: &mut dyn FnMut(&mut PadkitPad)) {
     for node in model.nodes_mut() {
         if let Some(op) = node.op_as_mut::<PadkitPad>() {
-            op.max_output_bytes = Some(bytes);
+            f(op);
         } else if let Some(op) = node.op_as_mut::<tract_core::ops::logic::IfThenElse>() {
-            limit_output_bytes(&mut op.then_body, bytes);
-            limit_output_bytes(&mut op.else_body, bytes);
+            each_pad(&mut op.then_body, f);
+            each_pad(&mut op.else_body, f);
         } else if let Some(op) = node.op_as_mut::<tract_core::ops::scan::Scan>() {
-            limit_output_bytes(&mut op.body, bytes);
+            each_pad(&mut op.body, f);
         }
     }
 }
@@ -60,7 +87,8 @@ pub(crate) fn pad(
     let spec = PadSpec::new(pads)
         .with_axes(axes)
         .with_mode(op.mode)
-        .with_max_output_bytes(op.max_output_bytes);
+        .with_max_output_bytes(op.max_output_bytes)
+        .with_strict_onnx(op.strict_onnx);
     let value = match &op.value {
         Given::Known(v) => v.clone(),
         Given::Fed(i) => Some(inputs[*i].clone().into_arc_tensor()),

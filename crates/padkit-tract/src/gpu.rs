@@ -113,7 +113,11 @@ fn device_ops(model: &TypedModel, node: &TypedNode) -> TractResult<Option<TypedM
         .collect();
     rule_if_some!(ints = ints);
     let (begins, ends): (Vec<i64>, Vec<i64>) = ints.into_iter().unzip();
-    let spec = PadSpec::new([begins, ends].concat()).with_mode(op.mode);
+    let spec = PadSpec::new([begins, ends].concat())
+        .with_mode(op.mode)
+        .with_strict_onnx(op.strict_onnx);
+    // (a Pad the op refuses, strict ONNX semantics' among them, stays the op that says so)
+    rule_if!(padkit::output_shape(shape, &spec).is_ok());
     let axis_pads = spec.resolve(shape.len())?;
     let mut patch = TypedModelPatch::new(format!("{} as device ops", node.name));
     let mut wire = patch.tap_model(model, node.inputs[0])?;

@@ -46,7 +46,7 @@ fn node_error(node: &str, e: padkit::PadError) -> tract_hir::internal::TractErro
 pub use branch::{If, if_builder};
 pub use center_crop_pad::{CenterCropPad, center_crop_pad_builder};
 pub use dim::SymDim;
-pub use eval::limit_output_bytes;
+pub use eval::{limit_output_bytes, strict_onnx};
 pub use loader::pad_builder;
 pub use op::PadkitPad;
 /// Where an operand of [`PadkitPad`] comes from (padkit's spelling for every loader).

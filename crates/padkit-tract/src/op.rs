@@ -36,6 +36,9 @@ pub struct PadkitPad {
     /// (`None`: only outputs that cannot be allocated are refused); see
     /// [`limit_output_bytes`](crate::limit_output_bytes).
     pub max_output_bytes: Option<u64>,
+    /// ONNX's refusals where padkit answers beyond ONNX (reflect wider than the axis, or of
+    /// an axis shorter than 2, after crops): see [`strict_onnx`](crate::strict_onnx).
+    pub strict_onnx: bool,
 }
 
 impl PadkitPad {
@@ -95,6 +98,7 @@ impl PadkitPad {
             value,
             output_shape,
             max_output_bytes: None,
+            strict_onnx: false,
         })
     }
 
