@@ -8,6 +8,7 @@ a newer ONNX opset brought apart from the rest.
     python3 tests/peers/defects.py RUNTIME --suite SUITE --padkit PADKIT      # write the page
     python3 tests/peers/defects.py RUNTIME --check-report                     # page vs report
     python3 tests/peers/defects.py RUNTIME --run-reproducers --padkit PADKIT  # re-run them
+    python3 tests/peers/defects.py RUNTIME --refresh --suite SUITE            # report graded again
 
 The smallest case of a group is found by a reducer that can fail: from the group's case
 with the fewest output elements, it shrinks the data's extents, the pads toward zero and
@@ -80,12 +81,23 @@ def page_path(runtime):
     return os.path.join(ROOT, "docs", "peers", f"{runtime}.md")
 
 
+# The reference evaluators padkit's classification is read from: where a case says the
+# reference is wrong (`onnx:reference-wrong`), its refusal is one of its defects too, and
+# where ONNX leaves the answer open (`onnx:open`), its other answer is none.
+REFERENCES = {"onnx-reference-1.24"}
+
+
 def failing_groups(report, runtime):
-    """{(verdict, mode, feature): [case, …]} of the runtime's wrong answers and crashes."""
+    """{(verdict, mode, feature): [case, …]} of the runtime's wrong answers and crashes (and,
+    for a reference evaluator, its refusals of the cases where it is wrong)."""
     groups = {}
     for case in report["cases"]:
         v = case["results"][runtime]["verdict"]
-        if v in ("wrong", "crash"):
+        if runtime in REFERENCES and "onnx:open" in case["tags"]:
+            continue
+        wrongly_refused = (v == "refused" and runtime in REFERENCES
+                           and "onnx:reference-wrong" in case["tags"])
+        if v in ("wrong", "crash") or wrongly_refused:
             key = (v, tag(case, "mode"), tag(case, "feature"))
             groups.setdefault(key, []).append(case)
     return groups
@@ -96,8 +108,11 @@ def refusals(report, runtime, must_fail):
     feature where one of NEWER_ONNX matches (first match), else the case's mode and
     feature."""
     out = {}
+    groups = {c["name"] for cases in failing_groups(report, runtime).values() for c in cases}
     for case in report["cases"]:
         if case["results"][runtime]["verdict"] != "refused" or case["name"] in must_fail:
+            continue
+        if case["name"] in groups:  # (a reference's wrong refusal: one of its groups)
             continue
         newer = next((what for prefix, _, what in NEWER_ONNX
                       if any(t.startswith(prefix) for t in case["tags"])), None)
@@ -212,8 +227,14 @@ def core(padkit, model, feeds, tmp, must_error=False):
             padkit, "run", "--engine", "core", path, "--output-dir", out,
             "--max-output-bytes", str(limit)]
     for name, value in feeds.items():
-        np.save(os.path.join(tmp, f"{name}.npy"), value)
-        args += ["--input", f"{name}={os.path.join(tmp, name)}.npy"]
+        # (strings as a TensorProto: numpy writes object arrays into .npy only pickled)
+        if value.dtype.kind in "OSU":
+            path = os.path.join(tmp, f"{name}.pb")
+            onnx.save_tensor(onnx.numpy_helper.from_array(value, name), path)
+        else:
+            path = os.path.join(tmp, f"{name}.npy")
+            np.save(path, value)
+        args += ["--input", f"{name}={path}"]
     done = subprocess.run(args, capture_output=True, text=True)
     if done.returncode != 0:
         return ("error", done.stderr.strip())
@@ -304,6 +325,8 @@ def fails(verdict, must_error, expected, got, original=None):
         return False
     if verdict == "crash":
         return got[0] == "crash" and (must_error or expected[0] == "ok")
+    if verdict == "refused":
+        return expected[0] == "ok" and got[0] == "error"
     if must_error:
         return got[0] == "ok"
     return expected[0] == "ok" and got[0] == "ok" and not same(got[1], expected[1])
@@ -424,6 +447,10 @@ RUN_LINES = {
         "subprocess.run([peer, \"--run\", d, os.path.join(d, \"y.pb\")], check=True)",
         "got = numpy_helper.to_array(onnx.load_tensor(os.path.join(d, \"y.pb\")))",
     ],
+    "onnx-reference-1.24": [
+        "from onnx.reference import ReferenceEvaluator",
+        "got = ReferenceEvaluator(model).run(None, feeds)[0]",
+    ],
     "onnx2torch": [
         "import torch",
         "from onnx2torch import convert",
@@ -448,7 +475,9 @@ def literal(a):
         body = f"[{', '.join(f'complex({real(v.real)}, {real(v.imag)})' for v in a.reshape(-1))}]"
     else:
         body = repr(a.reshape(-1).tolist())
-    return f"np.array({body}, dtype=np.{a.dtype.name}).reshape({list(a.shape)})"
+    # (numpy's object arrays, ONNX's strings: `object`, which numpy no longer names np.object)
+    dtype = "object" if a.dtype.kind == "O" else f"np.{a.dtype.name}"
+    return f"np.array({body}, dtype={dtype}).reshape({list(a.shape)})"
 
 
 def reproducer(case, runtime, expected):
@@ -511,17 +540,23 @@ def write_page(args):
     groups = failing_groups(report, args.runtime)
     runtime = Runtime(args.runtime, args.memory_gib)
     out = [f"# {args.runtime} {version}: Pad defects on padkit's suite", ""]
-    out.append(f"Generated by `python3 tests/peers/defects.py {args.runtime} --suite SUITE "
-               f"--padkit PADKIT` from `docs/conformance/{args.runtime}.json` (suite "
-               f"{report['suite']['digest'][:12]}…); checked against that report by "
-               f"`--check-report` in CI, and its reproducers re-run by `--run-reproducers` "
-               f"where {args.runtime} is installed. Expected outputs are padkit's core's, which the "
-               f"suite grades against numpy and onnx's reference evaluator.")
+    out.append(provenance(args.runtime, report))
     out.append("")
-    counts = {v: sum(len(c) for k, c in groups.items() if k[0] == v) for v in ("wrong", "crash")}
-    out.append(f"**{counts['wrong']} wrong answers and {counts['crash']} crashes in "
+    counts = {v: sum(len(c) for k, c in groups.items() if k[0] == v)
+              for v in ("wrong", "crash", "refused")}
+    refused = (f", {counts['refused']} refusals of valid models"
+               if args.runtime in REFERENCES else "")
+    out.append(f"**{counts['wrong']} wrong answers and {counts['crash']} crashes{refused} in "
                f"{len(groups)} groups.**")
     out.append("")
+    if args.runtime in REFERENCES:
+        out.append("The groups are the reference's defects by the classes of "
+                   "[docs/conformance.md](../conformance.md#what-onnx-says-about-each-case): "
+                   "its refusals of valid models and its answers where the spec requires an "
+                   "error or another value (`onnx:reference-wrong`). Where ONNX leaves the "
+                   "answer open (`onnx:open`) its answer is no defect, and where padkit "
+                   "answers beyond ONNX (`onnx:beyond`) its refusal passes.")
+        out.append("")
     with tempfile.TemporaryDirectory() as tmp:
         for (verdict, mode, feature), cases in sorted(groups.items()):
             names = sorted(c["name"] for c in cases)
@@ -575,23 +610,57 @@ def write_page(args):
             out.append("</details>")
             out.append("")
     runtime.close()
-    out.append("## Refusals of valid cases")
-    out.append("")
-    out.append(REFUSALS_NOTE)
-    out.append("")
-    out.append("| why | mode · feature | cases |")
-    out.append("|---|---|---|")
-    must_fail = {n for n, c in manifest.items() if "error" in c["expected"]}
-    for (why, what), n in sorted(refusals(report, args.runtime, must_fail).items()):
-        out.append(f"| {why} | {what} | {n} |")
-    out.append("")
+    out.append(refusals_section(report, args.runtime, manifest))
     os.makedirs(os.path.dirname(page_path(args.runtime)), exist_ok=True)
     with open(page_path(args.runtime), "w") as f:
         f.write("\n".join(out))
 
 
-def check_report(args):
-    """Every wrong answer and crash of the report is listed in its group of the page."""
+REFUSALS_HEAD = "## Refusals of valid cases"
+
+
+def provenance(runtime, report):
+    """The page's second paragraph: how it was made, from which report."""
+    return (f"Generated by `python3 tests/peers/defects.py {runtime} --suite SUITE "
+            f"--padkit PADKIT` from `docs/conformance/{runtime}.json` (suite "
+            f"{report['suite']['digest'][:12]}…); checked against that report by "
+            f"`--check-report` in CI, and its reproducers re-run by `--run-reproducers` "
+            f"where {runtime} is installed. Expected outputs are padkit's core's, which the "
+            f"suite grades against numpy and onnx's reference evaluator.")
+
+
+def refusals_section(report, runtime, manifest):
+    """The page's last section: the valid cases the runtime refuses, counted by why."""
+    out = [REFUSALS_HEAD, "", REFUSALS_NOTE, "", "| why | mode · feature | cases |", "|---|---|---|"]
+    must_fail = {n for n, c in manifest.items() if "error" in c["expected"]}
+    for (why, what), n in sorted(refusals(report, runtime, must_fail).items()):
+        out.append(f"| {why} | {what} | {n} |")
+    out.append("")
+    return "\n".join(out)
+
+
+def refresh(args):
+    """The page's provenance and refusals from the report, its groups kept: for a report
+    graded again without the runtime (tests/peers/regrade.py), whose wrong answers and
+    crashes are the page's (as --check-report checks)."""
+    check_report(args, provenance_checked=False)
+    with open(report_path(args.runtime)) as f:
+        report = json.load(f)
+    with open(os.path.join(args.suite, "manifest.json")) as f:
+        manifest = {c["name"]: c for c in json.load(f)["cases"]}
+    with open(page_path(args.runtime)) as f:
+        lines = f.read().split("\n")
+    at = lines.index(REFUSALS_HEAD)
+    first = next(i for i, l in enumerate(lines) if l.startswith("Generated by "))
+    lines[first] = provenance(args.runtime, report)
+    page = "\n".join(lines[:at]) + "\n" + refusals_section(report, args.runtime, manifest)
+    with open(page_path(args.runtime), "w") as f:
+        f.write(page)
+
+
+def check_report(args, provenance_checked=True):
+    """Every wrong answer and crash of the report is listed in its group of the page, and
+    the page names the report's suite (unless `provenance_checked` is false)."""
     with open(report_path(args.runtime)) as f:
         report = json.load(f)
     with open(page_path(args.runtime)) as f:
@@ -607,9 +676,12 @@ def check_report(args):
         names = {c["name"] for c in cases}
         if listed.get(head) != names:
             problems.append(f"group `{head}` of the report is not the page's")
-    groups = [h for h in listed if h.startswith(("wrong:", "crash:"))]
+    groups = [h for h in listed if h.startswith(("wrong:", "crash:", "refused:"))]
     if len(groups) != len(failing_groups(report, args.runtime)):
         problems.append("the page has groups the report does not")
+    if provenance_checked and provenance(args.runtime, report) not in page:
+        problems.append(f"it names another suite than the report's "
+                        f"({report['suite']['digest'][:12]}…)")
     for p in problems:
         print(f"{page_path(args.runtime)}: {p}", file=sys.stderr)
     if problems:
@@ -655,7 +727,7 @@ def run_reproducers(args):
                                   text=True, timeout=TIMEOUT_S * 2, env=env,
                                   preexec_fn=limited)
             model = onnx.load(os.path.join(tmp, "repro.onnx"))
-            with np.load(os.path.join(tmp, "feeds.npz")) as z:
+            with np.load(os.path.join(tmp, "feeds.npz"), allow_pickle=True) as z:
                 feeds = {name: z[name] for name in z.files}
             has_expected = "expected = " in code
             want = core(args.padkit, model, feeds, tmp, must_error=not has_expected)
@@ -666,12 +738,12 @@ def run_reproducers(args):
             else:
                 got = np.load(os.path.join(tmp, "got.npy"), allow_pickle=True)
                 if has_expected:
-                    still = not same(got, np.load(os.path.join(tmp, "expected.npy")))
+                    still = not same(got, np.load(os.path.join(tmp, "expected.npy"), allow_pickle=True))
                 else:
                     still = True  # it answered where the Pad must fail
                 how = "answers" + (" wrong" if still else " right")
             if has_expected:
-                expected = np.load(os.path.join(tmp, "expected.npy")) if os.path.exists(
+                expected = np.load(os.path.join(tmp, "expected.npy"), allow_pickle=True) if os.path.exists(
                     os.path.join(tmp, "expected.npy")) else None
                 if expected is None:
                     line = next(l for l in code.splitlines() if l.startswith("expected = "))
@@ -694,6 +766,8 @@ def main():
     parser.add_argument("--padkit", help="the padkit binary")
     parser.add_argument("--check-report", action="store_true")
     parser.add_argument("--run-reproducers", action="store_true")
+    parser.add_argument("--refresh", action="store_true",
+                        help="only the page's provenance and refusals, from the report")
     parser.add_argument("--memory-gib", type=int, default=12,
                         help="the address space the runtime may take on one case (the "
                         "graders give 12 GiB; less makes a runtime that dies on huge "
@@ -701,6 +775,10 @@ def main():
     args = parser.parse_args()
     if args.check_report:
         return check_report(args)
+    if args.refresh:
+        if not args.suite:
+            parser.error("--suite is needed")
+        return refresh(args)
     if not args.padkit:
         parser.error("--padkit is needed")
     if args.run_reproducers:

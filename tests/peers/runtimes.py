@@ -11,8 +11,13 @@ first output as a numpy array.
     rten        rten 0.27, a Rust runtime, through tools/rten-peer's `--run` (a release
                 build at $RTEN_PEER or target/release/rten-peer), which grades the suite
                 itself; here for the defects page's reducer and reproducers
+    onnx-reference-1.24
+                the reference evaluator of onnx's next release (onnx-weekly, as the
+                module onnx; tests/peers/requirements-reference.txt), which padkit's
+                `onnx:` classification of the cases is read from
 
-Versions are pinned in tests/peers/requirements-matrix.txt. `installed(name)` says whether
+Versions are pinned in tests/peers/requirements-matrix.txt (the reference's in
+tests/peers/requirements-reference.txt). `installed(name)` says whether
 a runtime can be imported; run.py refuses to grade one that cannot ("not run: RUNTIME is
 not installed") rather than write a column of refusals.
 """
@@ -26,7 +31,13 @@ MODULES = {
     "tinygrad": "tinygrad",
     "tvm": "tvm",
     "onnx2torch": "onnx2torch",
+    "onnx-reference-1.24": "onnx",
 }
+
+# onnx's next release, as its weekly build gives it: the reference evaluator padkit's
+# `onnx:` classification is read from and checked against
+# (docs/conformance/onnx-reference-1.24.json).
+REFERENCE_NEXT = "1.24.0.dev20261026"
 
 # The element types numpy holds only as ml_dtypes arrays (ONNX codes), which none of these
 # runtimes' Python APIs take or give back: a case declaring one is untested there.
@@ -46,10 +57,30 @@ def rten_peer():
 
 
 def installed(name):
-    """Whether runtime `name` can be imported (rten: tools/rten-peer is built) here."""
+    """Whether runtime `name` can be imported (rten: tools/rten-peer is built; the next
+    reference: onnx-weekly REFERENCE_NEXT is the module onnx) here."""
     if name == "rten":
         return os.path.exists(rten_peer())
+    if name == "onnx-reference-1.24":
+        return reference_next() == REFERENCE_NEXT
     return importlib.util.find_spec(MODULES[name]) is not None
+
+
+def reference_next():
+    """The version of onnx-weekly where the module onnx is onnx-weekly's, else None (onnx's
+    own version string reads an installed onnx's first, wherever the module comes from)."""
+    import importlib.metadata
+
+    if importlib.util.find_spec("onnx") is None:
+        return None
+    import onnx
+
+    try:
+        dist = importlib.metadata.distribution("onnx-weekly")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    ours = os.path.samefile(dist.locate_file("onnx/__init__.py"), onnx.__file__)
+    return dist.version if ours else None
 
 
 def version(name):
@@ -58,7 +89,7 @@ def version(name):
 
     if name == "rten":
         return "0.27.0"  # pinned by tools/rten-peer/Cargo.toml
-    dist = {"tvm": "apache-tvm"}.get(name, name)
+    dist = {"tvm": "apache-tvm", "onnx-reference-1.24": "onnx-weekly"}.get(name, name)
     return dist_version(dist)
 
 
@@ -66,6 +97,8 @@ def binding_limit(name, model):
     """Why the harness cannot hand `model`'s inputs to runtime `name` or read its outputs
     back as numpy arrays, or None: types numpy holds only through ml_dtypes, and strings
     where the runtime's Python API takes no object arrays."""
+    if name == "onnx-reference-1.24":
+        return None  # it runs on the numpy arrays onnx.numpy_helper gives, ml_dtypes' too
     strings = {"tinygrad", "tvm", "onnx2torch"}
     for what, values in (("feed", model.graph.input), ("read", model.graph.output)):
         for v in values:
@@ -147,10 +180,17 @@ def run_rten(model_path, model, feeds):
         return numpy_helper.to_array(onnx.load_tensor(out))
 
 
+def run_reference(model_path, model, feeds):
+    from onnx.reference import ReferenceEvaluator
+
+    return ReferenceEvaluator(model).run(None, feeds)[0]
+
+
 RUNNERS = {
     "openvino": run_openvino,
     "tinygrad": run_tinygrad,
     "tvm": run_tvm,
     "onnx2torch": run_onnx2torch,
     "rten": run_rten,
+    "onnx-reference-1.24": run_reference,
 }
