@@ -116,11 +116,14 @@ fn grade(target: Target, file: &str, column: &str, targeted: &str) -> (usize, us
     (kept.len(), beyond, passes.count())
 }
 
+/// Cases kept, of them beyond ONNX, the runtime's passes beyond ONNX aside.
+type Figures = (usize, usize, usize);
+
 /// Each target, the report and columns that grade its runtime, and the figures
 /// docs/lower.md quotes: cases kept, of them beyond ONNX, the runtime's passes beyond ONNX
 /// aside (tract's GPU runtimes keep what stock tract, run on the CPU, computes).
 #[rustfmt::skip]
-const TARGETS: [(Target, &str, &str, &str, (usize, usize, usize)); 4] = [
+const TARGETS: [(Target, &str, &str, &str, Figures); 4] = [
     (Target::OnnxRuntime, "peers.json", "onnxruntime", "onnxruntime-targeted", (2389, 0, 3044)),
     (Target::Tract, "padkit.json", "stock-tract", "targeted-tract", (1766, 0, 1947)),
     (Target::CandleOnnx, "padkit.json", "stock-candle", "targeted-candle", (261, 55, 245)),
