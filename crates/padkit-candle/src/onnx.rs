@@ -139,8 +139,14 @@ pub fn lower_for<'m>(
             Ok(Cow::Owned(lowered))
         }
         Err(padkit_lower::LowerError::NotLowered { .. }) => Ok(Cow::Borrowed(model)),
-        Err(e) => Err(candle_core::Error::wrap(e)),
+        Err(e) => Err(lower_error(&e)),
     }
+}
+
+/// padkit-lower's error as candle's: its whole message, every layer of its chain (candle
+/// prints an error's own message only).
+fn lower_error(e: &padkit_lower::LowerError) -> candle_core::Error {
+    candle_core::Error::Msg(padkit_onnx::error::message(e))
 }
 
 /// Declares, on a model that leaves them unsaid, the versions candle-onnx reads it at: the
@@ -173,7 +179,7 @@ fn declare_versions(model: &mut pb::ModelProto) {
 /// As padkit-lower's `lower`: a malformed model, a Pad that cannot run, a Pad it does not
 /// rewrite (the node and the reason).
 pub fn lower(model: &ModelProto) -> candle_core::Result<ModelProto> {
-    let lowered = padkit_lower::lower(&to_padkit(model)?).map_err(candle_core::Error::wrap)?;
+    let lowered = padkit_lower::lower(&to_padkit(model)?).map_err(|e| lower_error(&e))?;
     from_padkit(&lowered)
 }
 

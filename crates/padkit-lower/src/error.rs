@@ -4,16 +4,31 @@ use padkit::PadError;
 use padkit_onnx::pad_node::PadNodeError;
 use padkit_onnx::pb::NodeProto;
 
-/// Why a model was not lowered.
+/// Why a model was not lowered. Each variant's message is its own layer, its cause (where
+/// it has one) the next of its [`source`](std::error::Error::source) chain: `{:#}` of an
+/// `anyhow::Error` holding it prints them all, joined by `: `.
+///
+/// ```
+/// use padkit_onnx::pb::ModelProto;
+/// let err = padkit_lower::lower(&ModelProto::default()).unwrap_err();
+/// assert!(matches!(err, padkit_lower::LowerError::Read(_)));
+/// ```
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LowerError {
-    /// The model is malformed: it fails the checks ONNX Runtime makes when it loads a
-    /// model, or a Pad node's attributes are not those of its version.
+    /// The model is malformed: it fails a check padkit-lower makes of what it rewrites.
     #[error("{0}")]
     Model(String),
+    /// padkit-onnx refused the model: it fails the checks ONNX Runtime makes when it loads
+    /// a model, or holds a tensor padkit cannot read.
+    #[error(transparent)]
+    Read(#[from] padkit_onnx::Error),
+    /// A Pad node's attributes or inputs are not those of its version.
+    #[error(transparent)]
+    PadNode(PadNodeError),
     /// A Pad that cannot run on its data (pads that do not fit, a crop past the axis, an
     /// operand of the wrong type…): the original model fails there too.
-    #[error("{node}: {source}")]
+    #[error("{node}")]
     Pad {
         /// The node, as errors name it.
         node: String,
@@ -55,17 +70,12 @@ impl LowerError {
         }
     }
 
-    /// The error of a malformed model.
-    pub(crate) fn model(e: padkit_onnx::Error) -> LowerError {
-        LowerError::Model(e.to_string())
-    }
-
     /// An error of padkit-onnx's reader of Pad nodes: a [`LowerError::Pad`] where the node
-    /// breaks a rule of its Pad version, else the model is malformed.
+    /// breaks a rule of its Pad version, else [`LowerError::PadNode`].
     pub(crate) fn read(node: &NodeProto, e: PadNodeError) -> LowerError {
         match e {
             PadNodeError::Pad { source, .. } => LowerError::pad(node, source),
-            e => LowerError::Model(e.to_string()),
+            e => LowerError::PadNode(e),
         }
     }
 }

@@ -123,7 +123,7 @@ pub fn lower(model: &ModelProto) -> Result<ModelProto, LowerError> {
 /// a Pad this version does not rewrite (a Pad in a model-local function's body or in a
 /// training graph among them).
 pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, LowerError> {
-    padkit_onnx::graph::check_model(model).map_err(LowerError::model)?;
+    padkit_onnx::graph::check_model(model)?;
     graph::refuse_unreached(model)?;
     let mut lowered = model.clone();
     let mut graph = lowered.graph.take().unwrap_or_default();

@@ -109,7 +109,7 @@ impl<'o> Scope<'o> {
             if overridable && inputs.contains(t.name.as_str()) {
                 continue;
             }
-            let (dtype, shape) = dtype_and_shape(t).map_err(LowerError::model)?;
+            let (dtype, shape) = dtype_and_shape(t)?;
             let small = shape
                 .iter()
                 .try_fold(1usize, |n, &d| n.checked_mul(d.max(1)))
@@ -119,14 +119,14 @@ impl<'o> Scope<'o> {
                 (dtype, shape.into_iter().map(Some).collect()),
             );
             if small {
-                let tensor = tensor_from_proto(t).map_err(LowerError::model)?;
+                let tensor = tensor_from_proto(t)?;
                 scope.constants.insert(t.name.clone(), tensor);
             }
         }
         // sparse initializers: their types, and the small int64 and int32 ones (pads,
         // axes) as the dense constants they stand for
         for sp in &g.sparse_initializer {
-            let (name, dtype, shape) = sparse_dtype_and_shape(sp).map_err(LowerError::model)?;
+            let (name, dtype, shape) = sparse_dtype_and_shape(sp)?;
             let name = name.to_string();
             scope.defined.insert(name.clone());
             if overridable && inputs.contains(name.as_str()) {
@@ -138,7 +138,7 @@ impl<'o> Scope<'o> {
                 .types
                 .insert(name.clone(), (dtype, shape.into_iter().map(Some).collect()));
             if small && ints {
-                let tensor = sparse_tensor_from_proto(sp).map_err(LowerError::model)?;
+                let tensor = sparse_tensor_from_proto(sp)?;
                 scope.constants.insert(name, tensor);
             }
         }

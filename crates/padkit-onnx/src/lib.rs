@@ -15,7 +15,7 @@
 //!
 //! Every refusal is an [`Error`] whose message names what was refused and the numbers.
 
-mod error;
+pub mod error;
 pub mod graph;
 pub mod pad_node;
 /// ONNX's protobuf messages, as prost generates them from `proto/onnx-ml.proto` in proto3

@@ -36,8 +36,7 @@ pub fn decode_tensor(bytes: &[u8], origin: &str) -> Result<Tensor> {
 /// elements than memory can address (the error names the tensor).
 pub fn dtype_and_shape(tp: &TensorProto) -> Result<(DType, Vec<usize>)> {
     let name = &tp.name;
-    let dtype = DType::from_onnx(tp.data_type)
-        .map_err(|e| crate::error::Error::msg(format!("tensor {name:?}: {e}")))?;
+    let dtype = DType::from_onnx(tp.data_type).with_context(|| format!("tensor {name:?}"))?;
     let shape = tp
         .dims
         .iter()
@@ -199,8 +198,7 @@ pub fn tensor_from_proto(tp: &TensorProto) -> Result<Tensor> {
         }
         other => other,
     };
-    Tensor::new(dtype, shape, data)
-        .map_err(|e| crate::error::Error::msg(format!("tensor {name:?}: {e}")))
+    Tensor::new(dtype, shape, data).with_context(|| format!("tensor {name:?}"))
 }
 
 /// Where a tensor's elements are.
