@@ -20,6 +20,7 @@ pub const REFERENCE: &str = "onnx-weekly 1.24.0.dev20261026";
 
 /// What ONNX says about a case, and why where it is not [`Standing::Required`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Standing {
     /// ONNX requires the case's answer: its reference evaluator gives exactly this output
     /// or an error.
