@@ -34,12 +34,7 @@ pub(crate) fn emit(
         value = if pad.mode == PadMode::Constant && p.interior == 0 {
             constant_axis(&mut emit, &value, &now, axis, p, out_len, &pad.fill).map_err(failed)?
         } else {
-            if out_len > MAX_MAP_LEN {
-                return Err(pad.refuse(format!(
-                    "axis {axis}: its index map would hold {out_len} entries, above \
-                     padkit-lower's limit of {MAX_MAP_LEN}"
-                )));
-            }
+            pad.check_map_len(axis, out_len)?;
             let sources = axis_sources(axis, now[axis], p, pad.mode).map_err(failed)?;
             let mut plane = now.clone();
             plane[axis] = 1;

@@ -246,11 +246,8 @@ fn run_time_extents(
             if let (true, Ok(d)) = (strict, i64::try_from(d)) {
                 padkit::shape::check_strict_onnx(axis, d, p, mode).map_err(|e| pad.fail(e))?;
             }
-            if mapped && n > MAX_MAP_LEN {
-                return Err(pad.refuse(format!(
-                    "axis {axis}: its index map would hold {n} entries, above \
-                     padkit-lower's limit of {MAX_MAP_LEN}"
-                )));
+            if mapped {
+                pad.check_map_len(axis, n)?;
             }
             out[axis] = Some(n);
         }

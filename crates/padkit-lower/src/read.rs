@@ -47,6 +47,19 @@ impl Pad<'_> {
         LowerError::pad(self.node, e)
     }
 
+    /// Refuses an index map of `n` entries along `axis`, above [`crate::MAX_MAP_LEN`]: the
+    /// one cap of the maps written when the model is read.
+    pub(crate) fn check_map_len(&self, axis: usize, n: usize) -> Result<(), LowerError> {
+        if n <= crate::MAX_MAP_LEN {
+            return Ok(());
+        }
+        Err(self.refuse(format!(
+            "axis {axis}: its index map would hold {n} entries, above padkit-lower's limit \
+             of {}",
+            crate::MAX_MAP_LEN
+        )))
+    }
+
     /// This Pad is not lowered, for reason `why`.
     pub(crate) fn refuse(&self, why: String) -> LowerError {
         LowerError::NotLowered {
