@@ -117,7 +117,9 @@ pub fn lower(model: &ModelProto) -> Result<ModelProto, LowerError> {
 ///
 /// # Errors
 ///
-/// [`LowerError::Model`] for a malformed model, [`LowerError::Pad`] for a Pad that cannot
+/// [`LowerError::Read`] and [`LowerError::Model`] for a malformed model,
+/// [`LowerError::PadNode`] for a Pad node whose attributes or inputs are not its
+/// version's, [`LowerError::Pad`] for a Pad that cannot
 /// run on its data (its output above the limit included), [`LowerError::Budget`] where the
 /// constants the lowering writes would pass their budget, [`LowerError::NotLowered`] for
 /// a Pad this version does not rewrite (a Pad in a model-local function's body or in a

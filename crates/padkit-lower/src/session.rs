@@ -4,7 +4,6 @@
 
 use std::collections::HashSet;
 
-use padkit::onnx::is_default_domain;
 use padkit_onnx::graph::describe;
 use padkit_onnx::pb::{GraphProto, ModelProto, NodeProto, TensorProto};
 
@@ -30,11 +29,9 @@ impl<'o> Session<'o> {
         if let Some(g) = &model.graph {
             collect_names(g, &mut names);
         }
-        let opset = model
-            .opset_import
-            .iter()
-            .find(|o| is_default_domain(&o.domain))
-            .map_or(0, |o| o.version);
+        // (0 where the model imports no default domain: `check_model` refused any other
+        // import that `opset` refuses)
+        let opset = padkit_onnx::graph::opset(model).unwrap_or(0);
         Session {
             opset,
             options,
