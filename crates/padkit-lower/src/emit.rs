@@ -12,29 +12,8 @@ use padkit_onnx::proto::tensor_to_proto;
 
 use crate::read::Fill;
 use crate::target::Borders;
+use padkit::axis_map::SourceRun;
 use padkit::onnx::Given;
-
-/// Consecutive positions of an axis, read up or down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Run {
-    /// The first position read.
-    pub(crate) start: usize,
-    /// How many positions.
-    pub(crate) len: usize,
-    /// Read `start`, `start - 1`, … instead of `start`, `start + 1`, ….
-    pub(crate) descending: bool,
-}
-
-impl Run {
-    /// `start`, `start + 1`, … (`len` positions).
-    pub(crate) fn up(start: usize, len: usize) -> Run {
-        Run {
-            start,
-            len,
-            descending: false,
-        }
-    }
-}
 
 /// The names a model uses, and fresh ones for the values a lowering adds.
 pub(crate) struct Names {
@@ -205,7 +184,7 @@ impl<'n> Emitter<'n> {
 
     /// `x[.., start..end, ..]` on `axis` (`end` at most the axis' extent).
     pub(crate) fn slice(&mut self, x: &str, axis: usize, start: usize, end: usize) -> String {
-        self.run(x, axis, end, Run::up(start, end - start))
+        self.run(x, axis, end, SourceRun::up(start, end - start))
     }
 
     /// The elements of `run` along `axis` of `x` (of extent `d` there), in the run's
@@ -213,7 +192,7 @@ impl<'n> Emitter<'n> {
     /// `Gather` of its positions (candle-onnx 0.11 reads Slice's inputs only, and panics
     /// on the attribute form of opsets 1–9), or for tract's GPU runtimes the attribute
     /// form.
-    pub(crate) fn run(&mut self, x: &str, axis: usize, d: usize, run: Run) -> String {
+    pub(crate) fn run(&mut self, x: &str, axis: usize, d: usize, run: SourceRun) -> String {
         let (axis, start, len) = (axis as i64, run.start as i64, run.len as i64);
         let (end, step) = match run.descending {
             // A run down to index 0 ends "before index 0": ONNX reads a negative end from

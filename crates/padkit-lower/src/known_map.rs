@@ -9,10 +9,11 @@ use padkit::spec::AxisPad;
 use padkit::{DType, PadMode};
 use padkit_onnx::pb::NodeProto;
 
-use crate::emit::{Emitter, Run};
+use crate::emit::Emitter;
 use crate::read::{Fill, Pad};
 use crate::target::{Borders, MAX_BORDER_SLICES};
 use crate::{LowerError, MAX_MAP_LEN};
+use padkit::axis_map::{SourceRun as Run, source_runs};
 
 /// The nodes that pad `pad`'s data, of extents `shape`, into its output of extents `out`,
 /// each axis as `axes` says.
@@ -143,7 +144,7 @@ pub(crate) fn mapped_axis(
     let down = emit.opset() >= 10 && borders != Borders::AscendingSlices;
     // the center among the ascending runs only: a border reading down into the center's
     // first element must not take it away from the center
-    let all = runs(&indices, false);
+    let all = source_runs(indices.iter().copied(), false);
     let Some(center) = (0..all.len()).max_by_key(|&k| all[k].len) else {
         return Ok(emit.slice(&data, axis, 0, 0));
     };
@@ -152,7 +153,7 @@ pub(crate) fn mapped_axis(
     let after = &rest[all[center].len..];
     let mut parts = vec![];
     let border = |emit: &mut Emitter<'_>, positions: &[usize], parts: &mut Vec<String>| {
-        let runs = runs(positions, down);
+        let runs = source_runs(positions.iter().copied(), down);
         let sliced = match borders {
             Borders::Gathered => strings,
             Borders::SlicedRuns => strings || runs.len() <= 2,
@@ -186,65 +187,4 @@ pub(crate) fn mapped_axis(
         1 => parts.remove(0),
         _ => emit.concat(parts, axis),
     })
-}
-
-/// The maximal runs of `indices`: ascending, and descending where `down` (steps of -1 in
-/// `Slice`, from opset 10); a lone index is an ascending run of one.
-fn runs(indices: &[usize], down: bool) -> Vec<Run> {
-    let mut runs: Vec<Run> = vec![];
-    for &i in indices {
-        if let Some(last) = runs.last_mut() {
-            let next_up = !last.descending && last.start + last.len == i;
-            let next_down = down
-                && (last.descending || last.len == 1)
-                && last.start.checked_sub(last.len) == Some(i);
-            if next_up || next_down {
-                last.descending = next_down;
-                last.len += 1;
-                continue;
-            }
-        }
-        runs.push(Run::up(i, 1));
-    }
-    runs
-}
-
-#[cfg(test)]
-mod tests {
-    use super::runs;
-    use crate::emit::Run;
-
-    fn down(start: usize, len: usize) -> Run {
-        Run {
-            start,
-            len,
-            descending: true,
-        }
-    }
-
-    /// Reflect's map of an axis of 4 padded by 2 and 2, `[2, 1, 0, 1, 2, 3, 2, 1]`: read
-    /// down where `Slice` takes a step of -1, three runs; else only ascending runs, the
-    /// lone indices each a run of one.
-    #[test]
-    fn a_reflect_map_splits_into_its_mirrored_runs() {
-        let map = [2, 1, 0, 1, 2, 3, 2, 1];
-        assert_eq!(runs(&map, true), [down(2, 3), Run::up(1, 3), down(2, 2)]);
-        let up = [(2, 1), (1, 1), (0, 4), (2, 1), (1, 1)].map(|(s, n)| Run::up(s, n));
-        assert_eq!(runs(&map, false), up);
-    }
-
-    /// Edge's map `[0, 0, 0, 1, 2, 3, 3]`: a repeated index is no run, up or down.
-    #[test]
-    fn repeated_indices_are_runs_of_one() {
-        let map = [0, 0, 0, 1, 2, 3, 3];
-        let want = [(0, 1), (0, 1), (0, 4), (3, 1)].map(|(s, n)| Run::up(s, n));
-        assert_eq!(runs(&map, true), want);
-    }
-
-    /// A descending run stops at index 0 (no position below it), and an empty map has none.
-    #[test]
-    fn a_run_down_ends_at_the_first_position() {
-        assert_eq!(runs(&[1, 0, 0], true), [down(1, 2), Run::up(0, 1)]);
-        assert_eq!(runs(&[], true), []);
-    }
 }

@@ -28,7 +28,7 @@
 //! # Ok::<(), TractError>(())
 //! ```
 
-use padkit::axis_map::axis_sources;
+use padkit::axis_map::{SourceRun, axis_sources, source_runs};
 use padkit::{PadMode, PadSpec};
 use tract_core::ops::array::{
     Gather, MultiBroadcastTo, Pad as CorePad, PadMode as CoreMode, Slice, TypedConcat,
@@ -179,11 +179,12 @@ fn device_ops(model: &TypedModel, node: &TypedNode) -> TractResult<Option<TypedM
                 continue;
             }
             let sources = axis_sources(axis, now[axis], p, op.mode)?;
-            let runs = ascending_runs(&sources);
+            // (every output position reads one: modes other than constant)
+            let runs = source_runs(sources.iter().flatten().copied(), false);
             slices += runs.len();
             rule_if!(slices <= MAX_SLICES);
             let mut parts = tvec![];
-            for (k, (start, len)) in runs.iter().copied().enumerate() {
+            for (k, SourceRun { start, len, .. }) in runs.iter().copied().enumerate() {
                 parts.push(if start == 0 && len == now[axis] {
                     wire
                 } else {
@@ -208,17 +209,4 @@ fn device_ops(model: &TypedModel, node: &TypedNode) -> TractResult<Option<TypedM
     }
     patch.shunt_outside(model, node.id.into(), wire)?;
     Ok(Some(patch))
-}
-
-/// The maximal ascending runs of `sources` (every output position reads one: modes other
-/// than constant), as `(start, len)`.
-fn ascending_runs(sources: &[Option<usize>]) -> Vec<(usize, usize)> {
-    let mut runs: Vec<(usize, usize)> = vec![];
-    for &i in sources.iter().flatten() {
-        match runs.last_mut() {
-            Some((start, len)) if *start + *len == i => *len += 1,
-            _ => runs.push((i, 1)),
-        }
-    }
-    runs
 }

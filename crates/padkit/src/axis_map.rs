@@ -525,3 +525,104 @@ pub fn axis_sources(
     let out_len = crate::axis_output(axis, &d, p, mode)?;
     AxisMap::new(d, p, mode, out_len).sources()
 }
+
+/// Consecutive source positions of an axis map, read up or down: the slices that copy it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceRun {
+    /// The first position read.
+    pub start: usize,
+    /// How many positions.
+    pub len: usize,
+    /// Read `start`, `start - 1`, … instead of `start`, `start + 1`, ….
+    pub descending: bool,
+}
+
+impl SourceRun {
+    /// `start`, `start + 1`, … (`len` positions).
+    ///
+    /// ```
+    /// let run = padkit::axis_map::SourceRun::up(2, 3);
+    /// assert!(!run.descending && run.start == 2 && run.len == 3);
+    /// ```
+    pub fn up(start: usize, len: usize) -> SourceRun {
+        SourceRun {
+            start,
+            len,
+            descending: false,
+        }
+    }
+}
+
+/// The maximal runs of the source positions `sources` (those of [`axis_sources`] that read
+/// the data, say): ascending, and descending too where `down`; a lone position is an
+/// ascending run of one. The lowerings slice a map's runs; each caps how many it takes.
+///
+/// ```
+/// use padkit::axis_map::{SourceRun, source_runs};
+/// // reflect's map of an axis of 4 padded by 2 and 2
+/// let map = [2, 1, 0, 1, 2, 3, 2, 1];
+/// let down = |start, len| SourceRun { start, len, descending: true };
+/// assert_eq!(source_runs(map, true), [down(2, 3), SourceRun::up(1, 3), down(2, 2)]);
+/// assert_eq!(source_runs(map, false).len(), 5);
+/// ```
+pub fn source_runs(sources: impl IntoIterator<Item = usize>, down: bool) -> Vec<SourceRun> {
+    let mut runs: Vec<SourceRun> = vec![];
+    for i in sources {
+        if let Some(last) = runs.last_mut() {
+            let next_up = !last.descending && last.start + last.len == i;
+            let next_down = down
+                && (last.descending || last.len == 1)
+                && last.start.checked_sub(last.len) == Some(i);
+            if next_up || next_down {
+                last.descending = next_down;
+                last.len += 1;
+                continue;
+            }
+        }
+        runs.push(SourceRun::up(i, 1));
+    }
+    runs
+}
+
+#[cfg(test)]
+mod source_runs_tests {
+    use super::{SourceRun as Run, source_runs};
+
+    fn runs(map: &[usize], down: bool) -> Vec<Run> {
+        source_runs(map.iter().copied(), down)
+    }
+
+    fn down(start: usize, len: usize) -> Run {
+        Run {
+            start,
+            len,
+            descending: true,
+        }
+    }
+
+    /// Reflect's map of an axis of 4 padded by 2 and 2, `[2, 1, 0, 1, 2, 3, 2, 1]`: read
+    /// down where `Slice` takes a step of -1, three runs; else only ascending runs, the
+    /// lone indices each a run of one.
+    #[test]
+    fn a_reflect_map_splits_into_its_mirrored_runs() {
+        let map = [2, 1, 0, 1, 2, 3, 2, 1];
+        assert_eq!(runs(&map, true), [down(2, 3), Run::up(1, 3), down(2, 2)]);
+        let up = [(2, 1), (1, 1), (0, 4), (2, 1), (1, 1)].map(|(s, n)| Run::up(s, n));
+        assert_eq!(runs(&map, false), up);
+    }
+
+    /// Edge's map `[0, 0, 0, 1, 2, 3, 3]`: a repeated index is no run, up or down.
+    #[test]
+    fn repeated_indices_are_runs_of_one() {
+        let map = [0, 0, 0, 1, 2, 3, 3];
+        let want = [(0, 1), (0, 1), (0, 4), (3, 1)].map(|(s, n)| Run::up(s, n));
+        assert_eq!(runs(&map, true), want);
+    }
+
+    /// A descending run stops at index 0 (no position below it), and an empty map has none.
+    #[test]
+    fn a_run_down_ends_at_the_first_position() {
+        assert_eq!(runs(&[1, 0, 0], true), [down(1, 2), Run::up(0, 1)]);
+        assert_eq!(runs(&[], true), []);
+    }
+}
