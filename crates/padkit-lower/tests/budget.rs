@@ -1,7 +1,8 @@
 //! The budget of constant bytes (`Options::max_constant_bytes`): one budget for every
 //! constant a model's lowering writes, over all its Pads, checked as they are written; a
 //! lowering past it is refused by the Pad's name, and the constants a lowering writes are
-//! counted as the bytes the lowered model holds beyond the original.
+//! counted as the bytes the lowered model holds beyond the original; each index map is
+//! bounded alone.
 
 use padkit::Tensor;
 use padkit_lower::{LowerError, Options, lower_with};
@@ -61,4 +62,29 @@ fn the_budget_counts_every_constant_of_every_pad() {
         other => panic!("not refused for its budget: {:?}", other.map(|_| ())),
     }
     assert!(lowered_bytes(&two, &budget(grown_two)).is_ok());
+}
+
+/// Each index map is bounded alone too (`MAX_MAP_LEN` entries): a reflect Pad of an axis
+/// declared longer than that is refused by its axis and length, before any map is made.
+#[test]
+fn an_index_map_above_the_cap_is_refused_by_its_axis() {
+    use padkit_onnx::pb::tensor_shape_proto::dimension;
+    use padkit_onnx::pb::type_proto::Value;
+    let x = Tensor::from_slice(&[1, 3], &[1.0f32, 2.0, 3.0]).unwrap();
+    let mut m = PadModel::new(18, "reflect", x, vec![0, 1, 0, 1], Feed::Initializer).proto();
+    // (declared only: the lowering reads the data's extents, never its values)
+    let long = padkit_lower::MAX_MAP_LEN as i64;
+    let x = &mut m.graph.as_mut().unwrap().input[0];
+    let Some(Value::TensorType(t)) = &mut x.r#type.as_mut().unwrap().value else {
+        panic!("a tensor input")
+    };
+    t.shape.as_mut().unwrap().dim[1].value = Some(dimension::Value::DimValue(long));
+    match lower_with(&m, &Options::default()) {
+        Err(e @ LowerError::NotLowered { .. }) => {
+            let text = e.to_string();
+            let want = format!("axis 1: its index map would hold {} entries", long + 2);
+            assert!(text.contains(&want), "{text}");
+        }
+        other => panic!("not refused for its map: {:?}", other.map(|_| ())),
+    }
 }
