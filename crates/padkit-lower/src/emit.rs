@@ -11,7 +11,7 @@ use padkit_onnx::pb::{AttributeProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 
 use crate::read::Fill;
-use crate::target::Borders;
+use crate::target::BorderReads;
 use padkit::axis_map::SourceRun;
 use padkit::onnx::Given;
 
@@ -62,7 +62,7 @@ impl Budget {
 pub(crate) struct Emitter<'n> {
     opset: i64,
     /// How borders are read: as the target runs them fastest, or on its device.
-    borders: Borders,
+    border_reads: BorderReads,
     base: String,
     names: &'n mut Names,
     budget: &'n mut Budget,
@@ -72,9 +72,9 @@ pub(crate) struct Emitter<'n> {
 
 impl<'n> Emitter<'n> {
     /// Nodes at `opset`, their values named after `base` (the Pad's output), borders read
-    /// as `borders` says.
+    /// as `border_reads` says.
     pub(crate) fn new(
-        (opset, borders): (i64, Borders),
+        (opset, border_reads): (i64, BorderReads),
         base: &str,
         names: &'n mut Names,
         budget: &'n mut Budget,
@@ -82,7 +82,7 @@ impl<'n> Emitter<'n> {
     ) -> Self {
         Emitter {
             opset,
-            borders,
+            border_reads,
             base: base.to_string(),
             names,
             budget,
@@ -97,8 +97,8 @@ impl<'n> Emitter<'n> {
     }
 
     /// How borders are read.
-    pub(crate) fn borders(&self) -> Borders {
-        self.borders
+    pub(crate) fn border_reads(&self) -> BorderReads {
+        self.border_reads
     }
 
     /// Adds a node; returns its output's name.
@@ -201,7 +201,7 @@ impl<'n> Emitter<'n> {
             true => (start - len, -1),
             false => (start + len, 1),
         };
-        if self.opset < 10 && self.borders == Borders::AscendingSlices && !run.descending {
+        if self.opset < 10 && self.border_reads == BorderReads::AscendingSlices && !run.descending {
             // Slice's attribute form, which tract reads
             let ints = |name: &str, v: i64| AttributeProto {
                 name: name.into(),

@@ -11,7 +11,7 @@ use padkit_onnx::pb::NodeProto;
 
 use crate::emit::Emitter;
 use crate::read::{Fill, Pad};
-use crate::target::{Borders, MAX_BORDER_SLICES};
+use crate::target::{BorderReads, MAX_BORDER_SLICES};
 use crate::{LowerError, MAX_MAP_LEN};
 use padkit::axis_map::{SourceRun as Run, source_runs};
 
@@ -111,7 +111,7 @@ fn constant_axis(
 /// longest ascending run is its center, read as the data itself where it is the whole
 /// axis (else a `Slice`), joined with its borders: a `Slice` each where a border is one
 /// ascending run, else a `Gather` of the border's few positions or `Slice`s of its runs,
-/// as the target reads borders ([`Borders`]); strings take slices of every run. So a
+/// as the target reads borders ([`BorderReads`]); strings take slices of every run. So a
 /// pad moves the data once, as a `Concat`. Interior padding first joins the data to one
 /// plane of fill, which the map reads for its fill positions.
 pub(crate) fn mapped_axis(
@@ -136,12 +136,12 @@ pub(crate) fn mapped_axis(
     // ONNX Runtime implements Concat from opset 4 only: before, the map is one Gather.
     // It gathers strings along any axis but the last wrong (1.32: one string per block),
     // so strings take slices of every run instead.
-    let borders = emit.borders();
-    if emit.opset() < 4 && !strings && borders != Borders::AscendingSlices {
+    let border_reads = emit.border_reads();
+    if emit.opset() < 4 && !strings && border_reads != BorderReads::AscendingSlices {
         let indices: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
         return Ok(emit.gather(&data, axis, &indices));
     }
-    let down = emit.opset() >= 10 && borders != Borders::AscendingSlices;
+    let down = emit.opset() >= 10 && border_reads != BorderReads::AscendingSlices;
     // the center among the ascending runs only: a border reading down into the center's
     // first element must not take it away from the center
     let all = source_runs(indices.iter().copied(), false);
@@ -154,10 +154,10 @@ pub(crate) fn mapped_axis(
     let mut parts = vec![];
     let border = |emit: &mut Emitter<'_>, positions: &[usize], parts: &mut Vec<String>| {
         let runs = source_runs(positions.iter().copied(), down);
-        let sliced = match borders {
-            Borders::Gathered => strings,
-            Borders::SlicedRuns => strings || runs.len() <= 2,
-            Borders::AscendingSlices => runs.len() <= MAX_BORDER_SLICES,
+        let sliced = match border_reads {
+            BorderReads::Gathered => strings,
+            BorderReads::SlicedRuns => strings || runs.len() <= 2,
+            BorderReads::AscendingSlices => runs.len() <= MAX_BORDER_SLICES,
         };
         if sliced {
             parts.extend(runs.into_iter().map(|r| emit.run(&data, axis, extent, r)));

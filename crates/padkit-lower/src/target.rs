@@ -67,11 +67,11 @@ impl Target {
     }
 
     /// How the lowering for this target reads the positions of a Pad's borders.
-    pub(crate) fn borders(self) -> Borders {
+    pub(crate) fn border_reads(self) -> BorderReads {
         match self {
-            Target::Portable | Target::Tract | Target::CandleOnnx => Borders::Gathered,
-            Target::OnnxRuntime => Borders::SlicedRuns,
-            Target::TractGpu => Borders::AscendingSlices,
+            Target::Portable | Target::Tract | Target::CandleOnnx => BorderReads::Gathered,
+            Target::OnnxRuntime => BorderReads::SlicedRuns,
+            Target::TractGpu => BorderReads::AscendingSlices,
         }
     }
 
@@ -100,7 +100,7 @@ impl fmt::Display for Target {
 /// How a lowering reads the positions of a border (the part of a padded axis that is not
 /// the data): a `Slice` where they are one ascending run, else as below.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Borders {
+pub(crate) enum BorderReads {
     /// A `Gather` of the positions: the portable form (candle-onnx's `Slice` takes no
     /// negative step).
     Gathered,
@@ -117,7 +117,7 @@ pub(crate) enum Borders {
     AscendingSlices,
 }
 
-/// The most `Slice`s a border is read by ([`Borders::AscendingSlices`]).
+/// The most `Slice`s a border is read by ([`BorderReads::AscendingSlices`]).
 pub(crate) const MAX_BORDER_SLICES: usize = 64;
 
 /// A target name padkit-lower does not know.
