@@ -2,6 +2,8 @@
 //!
 //! - `bench`: the workloads W1–W8 timed for every implementation against a memcpy floor;
 //! - `bench-models`: whole models, padkit-tract against stock tract-onnx;
+//! - `api`: the published crates' public APIs listed in docs/api/, or checked against
+//!   those listings;
 //! - `suite table`: JSON conformance reports merged into the feature × engine table,
 //!   printed or spliced into a Markdown file;
 //! - `suite compare`: a JSON report compared verdict by verdict with another, or with runs
@@ -10,6 +12,7 @@
 //! Time with a `--profile bench` build (`cargo run --profile bench -p xtask -- bench`):
 //! the dev and release profiles build tract and Burn at lower optimisation levels.
 
+mod api;
 mod bench;
 mod reports;
 
@@ -55,6 +58,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write each published crate's public API to docs/api/CRATE.txt (from rustdoc's
+    /// JSON, by the public-api crate), or check the committed listings.
+    Api {
+        /// Compare with docs/api/ instead of writing it: print the lines that differ and
+        /// fail where any does.
+        #[arg(long)]
+        check: bool,
+    },
     /// padkit's conformance reports: tabulate and compare them.
     #[command(subcommand)]
     Suite(SuiteCommand),
@@ -89,6 +100,9 @@ enum SuiteCommand {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = api::as_rustdoc() {
+        return ExitCode::from(u8::try_from(code).unwrap_or(1));
+    }
     let result = match Cli::parse().command {
         Command::Bench {
             quick,
@@ -102,6 +116,7 @@ fn main() -> ExitCode {
             runs,
         }),
         Command::BenchModels { dirs, runs, json } => bench::models(&dirs, runs, json),
+        Command::Api { check } => api::run(check),
         Command::Suite(SuiteCommand::Table { reports, update }) => {
             reports::table(&reports, update.as_deref())
         }
