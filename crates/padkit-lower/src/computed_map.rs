@@ -18,10 +18,14 @@
 //! twice, a negative extent, crops past the axis or padding from an empty window in the
 //! index modes, an output above the limit; with strict ONNX semantics, reflect pads above
 //! the window's length − 1.
+//!
+//! The maps are written in [`arith`](crate::arith)'s typed int64 arithmetic: each guard
+//! reads as the sum or comparison it computes.
 
-use padkit::{DType, PadMode, Tensor};
+use padkit::{DType, PadMode};
 use padkit_onnx::pb::NodeProto;
 
+use crate::arith::{Flag, Int64, Value};
 use crate::emit::Emitter;
 use crate::pick::Computed;
 use crate::read::Pad;
@@ -92,8 +96,8 @@ pub(crate) fn emit(
 
 /// The int64 scalars 0 and 1 every phase uses, emitted once.
 struct Ints {
-    zero: String,
-    one: String,
+    zero: Int64,
+    one: Int64,
 }
 
 /// One padded axis as the pads and axes give it: its begin and end pads (int64 scalars),
@@ -101,25 +105,9 @@ struct Ints {
 /// model is read).
 struct PaddedAxis {
     axis: usize,
-    begin: String,
-    end: String,
-    interior: Option<(String, Option<i64>)>,
-}
-
-impl PaddedAxis {
-    fn new(
-        axis: usize,
-        begin: String,
-        end: String,
-        interior: Option<(String, Option<i64>)>,
-    ) -> PaddedAxis {
-        PaddedAxis {
-            axis,
-            begin,
-            end,
-            interior,
-        }
-    }
+    begin: Int64,
+    end: Int64,
+    interior: Option<(Int64, Option<i64>)>,
 }
 
 /// The interior padding of `c` (`None` where none is above 0), checked: one value per
@@ -165,15 +153,13 @@ fn padded_axes(
     c: &Computed,
     interior: Option<&[i64]>,
     k: &Ints,
-) -> (Vec<String>, Vec<PaddedAxis>) {
-    let pads = match &c.pads {
-        Given::Fed(name) => name.clone(),
-        Given::Known(pads) => {
-            e.constant(&Tensor::from_slice(&[pads.len()], pads).expect("int64 pads"))
-        }
+) -> (Vec<Flag>, Vec<PaddedAxis>) {
+    let values = match &c.pads {
+        Given::Fed(name) => Int64::named(name.clone()),
+        Given::Known(pads) => e.int64_list(pads),
     };
-    let len = e.op("Shape", &[&pads]);
-    let pads = Pads { values: pads, len };
+    let len = e.value("Shape", &[&values]);
+    let pads = Pads { values, len };
     match &c.axes {
         Given::Known(axes) => known_axes(e, &pads, axes, interior),
         Given::Fed(axes) => fed_axes(e, pad, c, &pads, axes, interior, k),
@@ -182,8 +168,8 @@ fn padded_axes(
 
 /// The pads, an int64 graph value, and its length.
 struct Pads {
-    values: String,
-    len: String,
+    values: Int64,
+    len: Int64,
 }
 
 /// [`padded_axes`] for axes known when the model is read.
@@ -192,21 +178,26 @@ fn known_axes(
     Pads { values: pads, len }: &Pads,
     axes: &[usize],
     interior: Option<&[i64]>,
-) -> (Vec<String>, Vec<PaddedAxis>) {
+) -> (Vec<Flag>, Vec<PaddedAxis>) {
     let m = axes.len() as i64;
     let want = e.int64s(2 * m);
-    let right = e.op("Equal", &[len, &want]);
+    let right = e.equal(len, &want);
     let whole = vec![e.count(&right, false)];
     let mut padded = vec![];
     for (j, &axis) in axes.iter().enumerate() {
         let mut at = |k: i64| {
             let k = e.int64(k);
-            e.op("Gather", &[pads, &k])
+            e.value("Gather", &[pads, &k])
         };
         let (begin, end) = (at(j as i64), at(j as i64 + m));
         let r = interior.map(|r| r[j]).filter(|&r| r != 0);
         let interior = r.map(|r| (e.int64(r), Some(r)));
-        padded.push(PaddedAxis::new(axis, begin, end, interior));
+        padded.push(PaddedAxis {
+            axis,
+            begin,
+            end,
+            interior,
+        });
     }
     (whole, padded)
 }
@@ -221,60 +212,64 @@ fn fed_axes(
     axes: &str,
     interior: Option<&[i64]>,
     Ints { zero, one }: &Ints,
-) -> (Vec<String>, Vec<PaddedAxis>) {
+) -> (Vec<Flag>, Vec<PaddedAxis>) {
     let rank = pad.shape.len();
     let mut whole = vec![];
     let r = e.int64(rank as i64);
     // (axes may be int32)
-    let axes = e.op_with("Cast", &[axes], &[("to", DType::Int64.onnx_code() as i64)]);
-    let negative = e.op("Less", &[&axes, zero]);
-    let shifted = e.op("Add", &[&axes, &r]);
-    let axes = e.op("Where", &[&negative, &shifted, &axes]);
-    let m = e.op("Shape", &[&axes]);
+    let axes = Int64::named(e.op_with("Cast", &[axes], &[("to", DType::Int64.onnx_code() as i64)]));
+    let negative = e.less(&axes, zero);
+    let shifted = e.add(&axes, &r);
+    let axes = e.select(&negative, &shifted, &axes);
+    let m = e.value("Shape", &[&axes]);
     // axes out of range, and pads other than two per axis
-    let below = e.op("Less", &[&axes, zero]);
+    let below = e.less(&axes, zero);
     whole.push(e.count(&below, true));
-    let inside = e.op("Less", &[&axes, &r]);
+    let inside = e.less(&axes, &r);
     whole.push(e.count(&inside, false));
-    let twice = e.op("Add", &[&m, &m]);
-    let right = e.op("Equal", &[len, &twice]);
+    let twice = e.add(&m, &m);
+    let right = e.equal(len, &twice);
     whole.push(e.count(&right, false));
     let start = e.int64s(0);
-    let begins = e.op("Slice", &[pads, &start, &m]);
-    let ends = e.op("Slice", &[pads, &m, &twice]);
+    let begins: Int64 = e.value("Slice", &[pads, &start, &m]);
+    let ends: Int64 = e.value("Slice", &[pads, &m, &twice]);
     // interior padding, one value per entry of the axes (zeros too)
     if let Some(r) = &c.interior {
         let given = e.int64s(r.len() as i64);
-        let right = e.op("Equal", &[&m, &given]);
+        let right = e.equal(&m, &given);
         whole.push(e.count(&right, false));
     }
-    let interiors =
-        interior.map(|r| e.constant(&Tensor::from_slice(&[r.len()], r).expect("int64 interior")));
+    let interiors = interior.map(|r| e.int64_list(r));
     // (the lowest int64 heads each list of picked pads, so that none is empty)
     let lowest = e.int64s(i64::MIN);
     let mut padded = vec![];
     for axis in 0..rank {
         let a = e.int64(axis as i64);
-        let chosen = e.op("Equal", &[&axes, &a]);
+        let chosen = e.equal(&axes, &a);
         // (an int64 0 or 1 by Where, not Cast: stock tract reads a Cast to int64 as its
         // symbolic dimension type, see `DataExtent`)
         let mask = e.flag(&chosen);
         // an axis named twice
-        let named = e.op_with("ReduceSum", &[&mask], &[("keepdims", 0)]);
-        let twice = e.op("Less", &[one, &named]);
+        let named = e.sum(&mask);
+        let twice = e.less(one, &named);
         whole.push(e.flag(&twice));
-        let listed = e.op("Less", &[zero, &named]);
+        let listed = e.less(zero, &named);
         // the one entry of `values` for this axis, or 0: a ReduceMax, since stock tract
         // 0.23.9 sums int64 through i32 (2^40 sums to 0)
-        let mut pick = |values: &str| {
-            let picked = e.op("Where", &[&chosen, values, &lowest]);
-            let picked = e.concat(vec![lowest.clone(), picked], 0);
-            let top = e.op_with("ReduceMax", &[&picked], &[("keepdims", 0)]);
-            e.op("Where", &[&listed, &top, zero])
+        let mut pick = |values: &Int64| {
+            let picked: Int64 = e.select(&chosen, values, &lowest);
+            let picked = Int64::named(e.concat(vec![lowest.to_string(), picked.to_string()], 0));
+            let top = e.max(&picked);
+            e.select(&listed, &top, zero)
         };
         let (begin, end) = (pick(&begins), pick(&ends));
-        let interior = interiors.as_deref().map(|r| (pick(r), None));
-        padded.push(PaddedAxis::new(axis, begin, end, interior));
+        let interior = interiors.as_ref().map(|r| (pick(r), None));
+        padded.push(PaddedAxis {
+            axis,
+            begin,
+            end,
+            interior,
+        });
     }
     (whole, padded)
 }
@@ -286,7 +281,7 @@ fn fed_axes(
 /// CastLike (and tract reads a Cast to int64 as that type too): there stock tract
 /// computes exactly only with pads within ±2^31 (docs/lower.md).
 struct DataExtent {
-    like: Option<String>,
+    like: Option<Int64>,
 }
 
 impl DataExtent {
@@ -297,15 +292,15 @@ impl DataExtent {
     }
 
     /// The extent of `pad`'s data along `axis`.
-    fn of(&self, e: &mut Emitter<'_>, pad: &Pad, axis: usize) -> String {
+    fn of(&self, e: &mut Emitter<'_>, pad: &Pad, axis: usize) -> Int64 {
         match pad.shape[axis] {
             Some(d) => e.int64(d as i64),
             None => {
                 let shape = e.op("Shape", &[&pad.x]);
                 let a = e.int64(axis as i64);
-                let d = e.op("Gather", &[&shape, &a]);
+                let d: Int64 = e.value("Gather", &[&shape, &a]);
                 match &self.like {
-                    Some(like) => e.op("CastLike", &[&d, like]),
+                    Some(like) => e.value("CastLike", &[&d, like]),
                     None => d,
                 }
             }
@@ -322,9 +317,9 @@ fn extent_of(
     pad: &Pad,
     c: &Computed,
     p: PaddedAxis,
-    d: String,
+    d: Int64,
     Ints { zero, one }: &Ints,
-    flags: &mut Vec<String>,
+    flags: &mut Vec<Flag>,
 ) -> Result<Extent, LowerError> {
     let PaddedAxis {
         axis,
@@ -336,44 +331,44 @@ fn extent_of(
         None => None,
         Some(r) => Some(spread(e, pad, axis, &d, r, zero, flags)?),
     };
-    let pads = e.op("Add", &[&begin, &end]);
+    let pads = e.add(&begin, &end);
     flags.push(e.wraps(&begin, &end, &pads));
-    let n = e.op("Add", &[&pads, spread.as_ref().map_or(&d, |s| &s.0)]);
+    let n = e.add(&pads, spread.as_ref().map_or(&d, |s| &s.0));
     // (`pads + spread` wraps only from pads ≥ 0 to a negative sum, caught here)
-    let negative = e.op("Less", &[&n, zero]);
+    let negative = e.less(&n, zero);
     flags.push(e.flag(&negative));
     if pad.mode != PadMode::Constant {
         // the window [s, s + k) left by the crops: k = d - max(0, -begin) - max(0, -end);
         // a crop of i64::MIN (whose negation wraps) or crops summing past i64::MAX are
         // wider than any axis
-        let mut cut = |e: &mut Emitter<'_>, v: &str| {
+        let mut cut = |e: &mut Emitter<'_>, v: &Int64| {
             let lowest = e.int64(i64::MIN);
-            let widest = e.op("Equal", &[v, &lowest]);
+            let widest = e.equal(v, &lowest);
             flags.push(e.flag(&widest));
-            let neg = e.op("Sub", &[zero, v]);
+            let neg = e.sub(zero, v);
             e.relu(&neg, zero)
         };
         let (cut_begin, cut_end) = (cut(e, &begin), cut(e, &end));
-        let cut = e.op("Add", &[&cut_begin, &cut_end]);
-        let wrapped = e.op("Less", &[&cut, zero]);
+        let cut = e.add(&cut_begin, &cut_end);
+        let wrapped = e.less(&cut, zero);
         flags.push(e.flag(&wrapped));
-        let k = e.op("Sub", &[&d, &cut]);
+        let k = e.sub(&d, &cut);
         // (int64 flags: ONNX Runtime's Where takes no bool values)
-        let crossed = e.op("Less", &[&k, zero]);
+        let crossed = e.less(&k, zero);
         let crossed = e.flag(&crossed);
-        let empty = e.op("Less", &[&k, one]);
+        let empty = e.less(&k, one);
         let empty = e.flag(&empty);
-        let pads = e.op("Less", &[zero, &n]);
-        flags.push(e.op("Where", &[&pads, &empty, &crossed]));
+        let pads = e.less(zero, &n);
+        flags.push(e.select(&pads, &empty, &crossed));
         if c.strict_onnx && pad.mode == PadMode::Reflect {
             // ONNX's refusals: a pad above k - 1 (which a padded axis shorter than 2
             // always has)
-            let last = e.op("Sub", &[&k, one]);
+            let last = e.sub(&k, one);
             for v in [&begin, &end] {
-                let padding = e.op("Less", &[zero, v]);
-                let wide = e.op("Less", &[&last, v]);
+                let padding = e.less(zero, v);
+                let wide = e.less(&last, v);
                 let wide = e.flag(&wide);
-                flags.push(e.op("Where", &[&padding, &wide, zero]));
+                flags.push(e.select(&padding, &wide, &Flag::off(zero)));
             }
         }
     }
@@ -394,11 +389,11 @@ fn spread(
     e: &mut Emitter<'_>,
     pad: &Pad,
     axis: usize,
-    d: &str,
-    (r, known): (String, Option<i64>),
-    zero: &str,
-    flags: &mut Vec<String>,
-) -> Result<(String, String), LowerError> {
+    d: &Int64,
+    (r, known): (Int64, Option<i64>),
+    zero: &Int64,
+    flags: &mut Vec<Flag>,
+) -> Result<(Int64, Int64), LowerError> {
     if let (Some(known), Some(extent)) = (known, pad.shape[axis]) {
         let extent = extent as i128;
         let spread = extent + (extent - 1).max(0) * i128::from(known);
@@ -411,19 +406,19 @@ fn spread(
         return Ok((e.int64(spread), r));
     }
     let (fresh, max) = (e.int64(1), e.int64(i64::MAX));
-    let gaps = e.op("Sub", &[d, &fresh]);
+    let gaps = e.sub(d, &fresh);
     let gaps = e.relu(&gaps, zero);
     // (r at least 1 to divide by: a product by 0 cannot wrap)
-    let short = e.op("Less", &[&r, &fresh]);
-    let divisor = e.op("Where", &[&short, &fresh, &r]);
-    let most = e.op("Div", &[&max, &divisor]);
-    let over = e.op("Less", &[&most, &gaps]);
+    let short = e.less(&r, &fresh);
+    let divisor = e.select(&short, &fresh, &r);
+    let most = e.div(&max, &divisor);
+    let over = e.less(&most, &gaps);
     flags.push(e.flag(&over));
-    let gaps = e.op("Mul", &[&gaps, &r]);
-    let room = e.op("Sub", &[&max, d]);
-    let over = e.op("Less", &[&room, &gaps]);
+    let gaps = e.mul(&gaps, &r);
+    let room = e.sub(&max, d);
+    let over = e.less(&room, &gaps);
     flags.push(e.flag(&over));
-    Ok((e.op("Add", &[d, &gaps]), r))
+    Ok((e.add(d, &gaps), r))
 }
 
 /// Onto `flags`, those of the output as a whole: its element count (in double precision:
@@ -435,33 +430,31 @@ fn size_flags(
     extents: &[Extent],
     extent: &DataExtent,
     limit: Option<u64>,
-    flags: &mut Vec<String>,
+    flags: &mut Vec<Flag>,
 ) {
-    let double = [("to", DType::Float64.onnx_code() as i64)];
-    let mut count = e.constant(&Tensor::from_slice(&[], &[1.0f64]).expect("a double"));
+    let mut count = e.double(1.0);
     for axis in 0..pad.shape.len() {
         let n = match extents.iter().find(|x| x.axis == axis) {
             Some(x) => x.n.clone(),
             None => extent.of(e, pad, axis),
         };
-        let n = e.op_with("Cast", &[&n], &double);
-        count = e.op("Mul", &[&count, &n]);
+        let n = e.as_double(&n);
+        count = e.mul(&count, &n);
     }
     if let Some(limit) = limit {
         let width = pad.dtype.storage_bytes(1).unwrap_or(1) as f64;
-        let limit =
-            e.constant(&Tensor::from_slice(&[], &[limit as f64 / width]).expect("a double"));
-        let above = e.op("Less", &[&limit, &count]);
+        let limit = e.double(limit as f64 / width);
+        let above = e.less(&limit, &count);
         flags.push(e.flag(&above));
     }
-    let nothing = e.constant(&Tensor::from_slice(&[], &[0.0f64]).expect("a double"));
-    let empty = e.op("Equal", &[&count, &nothing]);
+    let nothing = e.double(0.0);
+    let empty = e.equal(&count, &nothing);
     let cap = e.int64(MAX_MAP_LEN as i64);
     for x in extents {
-        let long = e.op("Less", &[&cap, &x.n]);
+        let long = e.less(&cap, &x.n);
         let long = e.flag(&long);
         let zero = e.int64(0);
-        flags.push(e.op("Where", &[&empty, &long, &zero]));
+        flags.push(e.select(&empty, &long, &Flag::off(&zero)));
     }
 }
 
@@ -471,7 +464,7 @@ fn gather_axis(
     pad: &Pad,
     value: &str,
     x: Extent,
-    checked: &str,
+    checked: &Int64,
     Ints { zero, one }: &Ints,
 ) -> String {
     let Extent {
@@ -482,8 +475,8 @@ fn gather_axis(
         n,
         spread,
     } = x;
-    let n = e.op("Add", &[&n, checked]);
-    let o = e.op("Range", &[zero, &n, one]);
+    let n = e.add(&n, checked);
+    let o = e.range(zero, &n, one);
     // Past the guard, what follows cannot wrap: in the index modes the checks bound both
     // pads by the extents; in constant mode a pad before the data may be near i64::MIN
     // (made up for by the one after), and every position it puts past the data's spread
@@ -491,50 +484,101 @@ fn gather_axis(
     let i = match pad.mode {
         PadMode::Constant => {
             let spread = spread.as_ref().map_or(&d, |s| &s.0);
-            let least = e.op("Sub", &[zero, spread]);
-            let under = e.op("Less", &[&begin, &least]);
-            let begin = e.op("Where", &[&under, &least, &begin]);
-            e.op("Sub", &[&o, &begin])
+            let least = e.sub(zero, spread);
+            let under = e.less(&begin, &least);
+            let begin = e.select(&under, &least, &begin);
+            e.sub(&o, &begin)
         }
-        _ => e.op("Sub", &[&o, &begin]),
+        _ => e.sub(&o, &begin),
     };
     let (data, index) = if pad.mode != PadMode::Constant {
-        let neg_begin = e.op("Sub", &[zero, &begin]);
+        let neg_begin = e.sub(zero, &begin);
         let s = e.relu(&neg_begin, zero);
-        let neg_end = e.op("Sub", &[zero, &end]);
+        let neg_end = e.sub(zero, &end);
         let cut_end = e.relu(&neg_end, zero);
-        let k = e.op("Sub", &[&d, &s]);
-        let k = e.op("Sub", &[&k, &cut_end]);
-        let j = e.op("Sub", &[&i, &s]);
-        let r = e.window_position(pad.mode, &j, &k, &begin, (zero, one));
-        (value.to_string(), e.op("Add", &[&s, &r]))
+        let k = e.sub(&d, &s);
+        let k = e.sub(&k, &cut_end);
+        let j = e.sub(&i, &s);
+        let r = window_position(e, pad.mode, &j, &k, &begin, (zero, one));
+        (value.to_string(), e.add(&s, &r))
     } else {
         // positions outside [0, d) read the plane of fill joined at d
         let plane = e.fill_like(value, pad.shape.len(), axis, 1, &pad.fill);
         let data = e.concat(vec![value.to_string(), plane], axis);
-        let below = e.op("Less", &[&i, zero]);
+        let below = e.less(&i, zero);
         let index = match &spread {
             None => {
-                let index = e.op("Where", &[&below, &d, &i]);
-                let inside = e.op("Less", &[&index, &d]);
-                e.op("Where", &[&inside, &index, &d])
+                let index = e.select(&below, &d, &i);
+                let inside = e.less(&index, &d);
+                e.select(&inside, &index, &d)
             }
             Some((spread, r)) => {
                 // interior padding: the data sit every r + 1 positions of the spread
-                let step = e.op("Add", &[r, one]);
+                let step = e.add(r, one);
                 let at = e.relu(&i, zero);
-                let source = e.op("Div", &[&at, &step]);
-                let on_grid = e.op("Mul", &[&source, &step]);
-                let on_grid = e.op("Equal", &[&on_grid, &at]);
-                let source = e.op("Where", &[&on_grid, &source, &d]);
-                let within = e.op("Less", &[&at, spread]);
-                let source = e.op("Where", &[&within, &source, &d]);
-                e.op("Where", &[&below, &d, &source])
+                let source = e.div(&at, &step);
+                let on_grid = e.mul(&source, &step);
+                let on_grid = e.equal(&on_grid, &at);
+                let source = e.select(&on_grid, &source, &d);
+                let within = e.less(&at, spread);
+                let source = e.select(&within, &source, &d);
+                e.select(&below, &d, &source)
             }
         };
         (data, index)
     };
     e.gather_by(&data, axis, &index)
+}
+
+/// The position in the window `[0, k)` each position `j` (relative to the window's start;
+/// `begin` the pad before it) reads in index `mode`: edge clamps; reflect, symmetric and
+/// wrap fold `j` with their mirror's period (`2(k-1)`, `2k`, `k`), made non-negative
+/// first by a multiple of the period, as `Div` of non-negative numbers floors.
+fn window_position(
+    e: &mut Emitter<'_>,
+    mode: PadMode,
+    j: &Int64,
+    k: &Int64,
+    begin: &Int64,
+    (zero, one): (&Int64, &Int64),
+) -> Int64 {
+    let last = e.sub(k, one);
+    if mode == PadMode::Edge {
+        let t = e.relu(j, zero);
+        let over = e.less(&last, &t);
+        return e.select(&over, &last, &t);
+    }
+    let two = e.int64(2);
+    let period = match mode {
+        PadMode::Reflect => e.mul(&two, &last),
+        PadMode::Symmetric => e.mul(&two, k),
+        _ => k.clone(),
+    };
+    // a period of at least 1 (a window of one element folds everything onto it)
+    let short = e.less(&period, one);
+    let period = e.select(&short, one, &period);
+    let ahead = e.relu(begin, zero);
+    let ahead = e.add(&ahead, &period);
+    let turns = e.div(&ahead, &period);
+    let shift = e.mul(&turns, &period);
+    let j = e.add(j, &shift);
+    let whole = e.div(&j, &period);
+    let whole = e.mul(&whole, &period);
+    let t = e.sub(&j, &whole);
+    match mode {
+        PadMode::Reflect => {
+            let from_last = e.sub(&t, &last);
+            let from_last = e.abs(&from_last);
+            e.sub(&last, &from_last)
+        }
+        PadMode::Symmetric => {
+            let first_half = e.less(&t, k);
+            let back = e.sub(&period, one);
+            let back = e.sub(&back, &t);
+            e.select(&first_half, &t, &back)
+        }
+        _ => t,
+    }
 }
 
 /// No axis is padded (axes known and empty, or a rank-0 tensor): the rules on the pads and
@@ -545,7 +589,7 @@ fn unpadded(
     pad: &Pad,
     value: &str,
     extent: &DataExtent,
-    checked: &str,
+    checked: &Int64,
     Ints { zero, one }: &Ints,
 ) -> String {
     if pad.shape.is_empty() {
@@ -554,8 +598,8 @@ fn unpadded(
         e.op("Gather", &[&single, checked])
     } else {
         let d = extent.of(e, pad, 0);
-        let o = e.op("Range", &[zero, &d, one]);
-        let index = e.op("Add", &[&o, checked]);
+        let o = e.range(zero, &d, one);
+        let index = e.add(&o, checked);
         e.gather_by(value, 0, &index)
     }
 }
@@ -565,137 +609,9 @@ fn unpadded(
 /// extent it spreads the data over and the interior padding.
 struct Extent {
     axis: usize,
-    d: String,
-    begin: String,
-    end: String,
-    n: String,
-    spread: Option<(String, String)>,
-}
-
-/// The int64 arithmetic the maps are written in: graph values of int64 scalars and 0/1
-/// flags, named as the module doc names them.
-impl Emitter<'_> {
-    /// An int64 scalar constant.
-    fn int64(&mut self, v: i64) -> String {
-        self.constant(&Tensor::from_slice(&[], &[v]).expect("an int64 scalar"))
-    }
-
-    /// A one-element 1-D int64 constant.
-    fn int64s(&mut self, v: i64) -> String {
-        self.constant(&Tensor::from_slice(&[1], &[v]).expect("one int64"))
-    }
-
-    /// `max(0, v)` of the int64 value `v` (`zero` an int64 0).
-    fn relu(&mut self, v: &str, zero: &str) -> String {
-        let negative = self.op("Less", &[v, zero]);
-        self.op("Where", &[&negative, zero, v])
-    }
-
-    /// The int64 flag (1 or 0) of the bool graph value `cond`: ONNX Runtime's `Where`
-    /// takes no bool values, so conditions are combined as int64.
-    fn flag(&mut self, cond: &str) -> String {
-        let (one, zero) = (self.int64(1), self.int64(0));
-        self.op("Where", &[cond, &one, &zero])
-    }
-
-    /// How many entries of the bool tensor `cond` are `bad` (0 when none is).
-    fn count(&mut self, cond: &str, bad: bool) -> String {
-        let flags = self.flag(cond);
-        let flags = match bad {
-            true => flags,
-            false => {
-                let one = self.int64(1);
-                self.op("Sub", &[&one, &flags])
-            }
-        };
-        self.op_with("ReduceSum", &[&flags], &[("keepdims", 0)])
-    }
-
-    /// The flag of `a + b` having wrapped into `sum`: terms of one sign, a sum of the other.
-    fn wraps(&mut self, a: &str, b: &str, sum: &str) -> String {
-        let zero = self.int64(0);
-        let sign = |e: &mut Self, v: &str| {
-            let negative = e.op("Less", &[v, &zero]);
-            e.flag(&negative)
-        };
-        let (a, b, sum) = (sign(self, a), sign(self, b), sign(self, sum));
-        let alike = self.op("Equal", &[&a, &b]);
-        let kept = self.op("Equal", &[&a, &sum]);
-        let (one, none) = (self.int64(1), self.int64(0));
-        let flipped = self.op("Where", &[&kept, &none, &one]);
-        self.op("Where", &[&alike, &flipped, &none])
-    }
-
-    /// 0, or a run-time error where any of `flags` (int64 0 or 1) is 1: a `Gather` from a
-    /// one-element tensor at the flags' sum, which is out of range unless it is 0. ONNX
-    /// Runtime and candle-onnx refuse it with an error; stock tract 0.23.9 panics on it (its
-    /// Gather indexes without a check), which padkit's CLI reports as tract's error. (A
-    /// `Reshape` to a computed shape would be refused everywhere, but tract takes no shape
-    /// computed at run time.)
-    fn guard(&mut self, flags: Vec<String>) -> String {
-        let (zero, one) = (self.int64(0), self.int64(1));
-        let Some((first, rest)) = flags.split_first() else {
-            return zero;
-        };
-        let mut sum = first.clone();
-        for f in rest {
-            sum = self.op("Add", &[&sum, f]);
-        }
-        let raised = self.op("Less", &[&zero, &sum]);
-        let at = self.op("Where", &[&raised, &one, &zero]);
-        let nothing = self.constant(&Tensor::from_slice(&[1], &[0i64]).expect("one int64"));
-        self.op("Gather", &[&nothing, &at])
-    }
-
-    /// The position in the window `[0, k)` each position `j` (relative to the window's start;
-    /// `begin` the pad before it) reads in index `mode`: edge clamps; reflect, symmetric and
-    /// wrap fold `j` with their mirror's period (`2(k-1)`, `2k`, `k`), made non-negative
-    /// first by a multiple of the period, as `Div` of non-negative numbers floors.
-    fn window_position(
-        &mut self,
-        mode: PadMode,
-        j: &str,
-        k: &str,
-        begin: &str,
-        (zero, one): (&str, &str),
-    ) -> String {
-        let e = self;
-        let last = e.op("Sub", &[k, one]);
-        if mode == PadMode::Edge {
-            let t = e.relu(j, zero);
-            let over = e.op("Less", &[&last, &t]);
-            return e.op("Where", &[&over, &last, &t]);
-        }
-        let two = e.constant(&Tensor::from_slice(&[], &[2i64]).expect("an int64 scalar"));
-        let period = match mode {
-            PadMode::Reflect => e.op("Mul", &[&two, &last]),
-            PadMode::Symmetric => e.op("Mul", &[&two, k]),
-            _ => k.to_string(),
-        };
-        // a period of at least 1 (a window of one element folds everything onto it)
-        let short = e.op("Less", &[&period, one]);
-        let period = e.op("Where", &[&short, one, &period]);
-        let ahead = e.relu(begin, zero);
-        let ahead = e.op("Add", &[&ahead, &period]);
-        let turns = e.op("Div", &[&ahead, &period]);
-        let shift = e.op("Mul", &[&turns, &period]);
-        let j = e.op("Add", &[j, &shift]);
-        let whole = e.op("Div", &[&j, &period]);
-        let whole = e.op("Mul", &[&whole, &period]);
-        let t = e.op("Sub", &[&j, &whole]);
-        match mode {
-            PadMode::Reflect => {
-                let from_last = e.op("Sub", &[&t, &last]);
-                let from_last = e.op("Abs", &[&from_last]);
-                e.op("Sub", &[&last, &from_last])
-            }
-            PadMode::Symmetric => {
-                let first_half = e.op("Less", &[&t, k]);
-                let back = e.op("Sub", &[&period, one]);
-                let back = e.op("Sub", &[&back, &t]);
-                e.op("Where", &[&first_half, &t, &back])
-            }
-            _ => t,
-        }
-    }
+    d: Int64,
+    begin: Int64,
+    end: Int64,
+    n: Int64,
+    spread: Option<(Int64, Int64)>,
 }

@@ -57,6 +57,7 @@
 // target, or one of `known_map`, `borders`, `computed_map`), and emitted by that
 // strategy's module through `emit`; `widen` casts around the types the ops do not take;
 // `session` carries what the lowering writes from Pad to Pad.
+mod arith;
 mod borders;
 mod computed_map;
 mod emit;
