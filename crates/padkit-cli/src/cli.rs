@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::LazyLock;
 
-use crate::{conformance, run, selfcheck, suite};
+use crate::{conformance, run, selfcheck};
 use clap::{Parser, Subcommand};
 use padkit_conformance::Size;
 use padkit_conformance::compare::Tolerance;
 use padkit_engines::verdict;
 use padkit_engines::{Engine, RunSettings};
 use padkit_onnx_tools::isolate;
+use padkit_onnx_tools::suite;
 
 /// The complete ONNX Pad: run models with it, check it against the ONNX backend tests.
 #[derive(Parser)]

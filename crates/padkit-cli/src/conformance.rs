@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use anyhow::{Result, bail, ensure};
 
-use crate::suite::read_manifest;
 use padkit::Tensor;
 use padkit_conformance::compare::Tolerance;
 use padkit_conformance::{ExpectedEntry, Manifest, Report, Verdict, credit_error, credit_refusal};
@@ -19,6 +18,7 @@ use padkit_onnx::graph::graph_inputs;
 use padkit_onnx::pb::ModelProto;
 use padkit_onnx_tools::data::{data_sets, find_cases, numbered, read_model};
 use padkit_onnx_tools::names::printable;
+use padkit_onnx_tools::suite::read_manifest;
 
 /// How `conformance` compares and bounds the cases.
 #[derive(Debug, Clone, Copy)]

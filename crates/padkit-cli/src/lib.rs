@@ -15,6 +15,5 @@ mod cli;
 mod conformance;
 mod run;
 mod selfcheck;
-mod suite;
 
 pub use cli::main;

@@ -15,7 +15,7 @@ use padkit_engines::pad_graph::Outcome;
 use padkit_engines::{self as engine, Engine};
 use padkit_onnx::graph::graph_inputs;
 use padkit_onnx::proto::{decode_tensor, tensor_to_proto};
-use padkit_onnx_tools::data::{model_dir, numbered, read_model, read_model_as_stored};
+use padkit_onnx_tools::data::{create_file, model_dir, numbered, read_model, read_model_as_stored};
 use padkit_onnx_tools::names::{file_name, printable};
 use padkit_onnx_tools::npy::read_npy;
 use padkit_onnx_tools::wire::encode_tensor;
@@ -128,7 +128,7 @@ pub fn lower(model: &Path, output: &Path, options: &padkit_lower::Options) -> Re
     drop(lowered);
     let bytes = padkit_onnx_tools::wire::unpack(&packed, padkit_onnx_tools::wire::Root::Model)?;
     drop(packed);
-    create(output)?
+    create_file(output)?
         .write_all(&bytes)
         .with_context(|| format!("cannot write {}", output.display()))
 }
@@ -176,17 +176,6 @@ fn same_file(a: &Path, b: &Path) -> Result<bool> {
     }
 }
 
-/// `path` created or truncated for writing, without following a symbolic link there.
-fn create(path: &Path) -> Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
-    options
-        .open(path)
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// Writes `t` as a `TensorProto` to `dir/NAME.pb`, without copying its data and without
 /// following a symbolic link at that path.
 fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
@@ -197,7 +186,7 @@ fn write_output(dir: &Path, name: &str, t: &Tensor) -> Result<()> {
         name: name.to_string(),
         ..TensorProto::default()
     };
-    let mut file = create(&path)?;
+    let mut file = create_file(&path)?;
     // Strings whole; other data as the header's fields, then `raw_data` (field 9,
     // length-delimited) written from the tensor's own bytes: protobuf fields may come in
     // any order.

@@ -130,3 +130,19 @@ pub fn numbered(dir: &Path, prefix: &str) -> Result<Vec<padkit::Tensor>> {
         })
         .collect()
 }
+
+/// `path` created, or truncated, for writing, never through a symbolic link there (on
+/// Unix, `O_NOFOLLOW`): the tools write only where they were told to.
+///
+/// # Errors
+///
+/// The file cannot be opened for writing, or `path` is a symbolic link.
+pub fn create_file(path: &Path) -> Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    options
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))
+}

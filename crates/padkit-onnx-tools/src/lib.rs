@@ -5,7 +5,8 @@
 //! ([`npy`]), the ONNX backend-test layout ([`data`]) with tensors stored as external data
 //! read from beside the model, confined to its directory ([`external`]), messages encoded
 //! as onnx's own writer encodes them ([`wire`]), printable names ([`names`]), the ONNX Pad
-//! models of padkit-conformance's cases ([`model`]), and panics turned into errors
+//! models of padkit-conformance's cases ([`model`]) and the suite of them exported in the
+//! backend-test layout ([`suite`]), and panics turned into errors
 //! ([`isolate`]). Each refusal names the file, tensor or input and the numbers.
 //!
 //! Not published: padkit's published crates need only [`padkit_onnx`]; these are the
@@ -17,4 +18,5 @@ pub mod isolate;
 pub mod model;
 pub mod names;
 pub mod npy;
+pub mod suite;
 pub mod wire;

@@ -1,4 +1,5 @@
-//! `padkit suite export`: padkit-conformance's catalogue in the ONNX backend-test layout
+//! `padkit suite export` (and the Python package's `padkit.suite.export`):
+//! padkit-conformance's catalogue in the ONNX backend-test layout
 //! (`CASE/model.onnx`, `CASE/test_data_set_0/input_K.pb` and `output_0.pb`), which
 //! `onnx.backend.test`, ONNX Runtime's test runner and `padkit conformance` read, with a
 //! `manifest.json` of every case's tags and expected result (the layout cannot say that a
@@ -13,8 +14,10 @@ use padkit_conformance::manifest::OUTPUT_FILE;
 use padkit_conformance::{Case, Expected, Manifest, Size, cases};
 
 use padkit_onnx::proto::tensor_to_proto;
-use padkit_onnx_tools::model::PadModel;
-use padkit_onnx_tools::wire::{encode_model, encode_tensor};
+
+use crate::data::create_file;
+use crate::model::PadModel;
+use crate::wire::{encode_model, encode_tensor};
 
 /// The catalogue's cases of `size` that carry every tag of `tags` (a whole tag such as
 /// `mode:reflect`, or its value, `reflect`), with the valid twin of each case that must
@@ -46,6 +49,11 @@ pub fn select(size: Size, tags: &[String]) -> Vec<Case> {
 /// case directories it lists, which are replaced, none of them a symbolic link (which
 /// could lead into another suite). The manifest is written first, so an interrupted
 /// export can be repeated. Nothing is written or removed through a symbolic link.
+///
+/// # Errors
+///
+/// `cases` is empty; `dir` holds anything else, or a symbolic link; a file or directory
+/// cannot be written.
 pub fn export(dir: &Path, cases: &[Case]) -> Result<usize> {
     ensure!(
         !cases.is_empty(),
@@ -62,6 +70,10 @@ pub fn export(dir: &Path, cases: &[Case]) -> Result<usize> {
 }
 
 /// The `manifest.json` of a suite's directory, if it has one.
+///
+/// # Errors
+///
+/// The manifest cannot be read or is not one padkit-conformance wrote.
 pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>> {
     let path = dir.join("manifest.json");
     if !path.is_file() {
@@ -149,14 +161,8 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
         "{} is a symbolic link; an export does not write through one",
         path.display()
     );
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
-    let mut file = options
-        .open(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.write_all(bytes)
+    create_file(path)?
+        .write_all(bytes)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -189,7 +195,7 @@ mod tests {
 
     #[test]
     fn a_selection_carries_every_tag() {
-        let picked = crate::suite::select(Size::Small, &["wrap".into(), "opset:19".into()]);
+        let picked = super::select(Size::Small, &["wrap".into(), "opset:19".into()]);
         assert!(!picked.is_empty() && picked.iter().all(|c| c.has_tag("mode:wrap")));
     }
 
