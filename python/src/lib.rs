@@ -5,6 +5,9 @@
 //! ONNX models. Every check of user input is padkit's core's, raised as
 //! [`PadError`] or [`LowerError`] (both `ValueError`s) with its message.
 
+mod grade;
+mod suite;
+
 use std::mem::MaybeUninit;
 
 use numpy::npyffi::objects::_PyArray_GET_ITEM_DATA;
@@ -202,8 +205,11 @@ fn targets() -> Vec<&'static str> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Plan>()?;
+    m.add_class::<grade::Grader>()?;
     m.add_function(wrap_pyfunction!(lower, m)?)?;
     m.add_function(wrap_pyfunction!(targets, m)?)?;
+    m.add_function(wrap_pyfunction!(suite::suite_cases, m)?)?;
+    m.add_function(wrap_pyfunction!(suite::suite_export, m)?)?;
     m.add("PadError", m.py().get_type::<PadError>())?;
     m.add("LowerError", m.py().get_type::<LowerError>())?;
     Ok(())
