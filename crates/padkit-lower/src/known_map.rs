@@ -5,12 +5,13 @@
 //! fill).
 
 use padkit::axis_map::axis_sources;
+use padkit::onnx::Given;
 use padkit::spec::AxisPad;
 use padkit::{DType, PadMode};
 use padkit_onnx::pb::NodeProto;
 
 use crate::emit::Emitter;
-use crate::read::{Fill, Pad};
+use crate::read::{Fill, Pad, zero};
 use crate::target::{BorderReads, MAX_BORDER_SLICES};
 use crate::{LowerError, MAX_MAP_LEN};
 use padkit::axis_map::{SourceRun as Run, source_runs};
@@ -25,6 +26,17 @@ pub(crate) fn emit(
     out: &[usize],
 ) -> Result<Vec<NodeProto>, LowerError> {
     let failed = |e| pad.fail(e);
+    if out.contains(&0) {
+        // An empty output: a block of that shape, which holds nothing, so no index map
+        // (however long the other axes) and nothing read from the data. Its fill is the
+        // Pad's in constant mode, where a fill fed at run time must still be one element.
+        let fill = match pad.mode {
+            PadMode::Constant => pad.fill.clone(),
+            _ => Given::Known(zero(pad.dtype).map_err(failed)?),
+        };
+        let value = emit.fill_block(&fill, out).map_err(failed)?;
+        return Ok(emit.finish(&value, &pad.y));
+    }
     let mut value = pad.x.clone();
     let mut now = shape;
     for (axis, p) in axes.iter().enumerate() {

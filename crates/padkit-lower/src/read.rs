@@ -331,7 +331,7 @@ fn ints(t: &Tensor) -> Vec<i64> {
 }
 
 /// One zero (false, the empty string) of `dtype`: an empty tensor padded by one element.
-fn zero(dtype: DType) -> padkit::Result<Tensor> {
+pub(crate) fn zero(dtype: DType) -> padkit::Result<Tensor> {
     let empty = match dtype {
         DType::String => Data::Strings(vec![]),
         _ => Data::Bytes(vec![]),

@@ -426,3 +426,32 @@ fn constants_before_opset_9_hold_floats_or_are_initializers() {
         assert_eq!(got, want, "opset {opset}");
     }
 }
+
+/// A Pad whose output is empty (another axis is 0), known when the model is read, needs
+/// no index map, however long its padded axis: it lowers into a block of that shape
+/// holding nothing (not a map of 2^24 entries, which the cap refused), and runs.
+#[test]
+fn an_empty_output_needs_no_index_map() {
+    use prost::Message;
+    let long = padkit_lower::MAX_MAP_LEN as i64;
+    for mode in ["reflect", "edge", "wrap", "constant"] {
+        let x = padkit::Tensor::from_slice::<f32>(&[0, 3], &[]).unwrap();
+        let mut m = PadModel::new(19, mode, x, vec![0, 5, 0, 7], Feed::Initializer).proto();
+        // (declared only: the lowering reads the data's extents)
+        m.graph.as_mut().unwrap().input[0] = value("x", 1, &[0, long]);
+        let lowered = padkit_lower::lower(&m).unwrap();
+        assert!(
+            !ops_of(&lowered).contains(&"Gather"),
+            "{mode}: {:?}",
+            ops_of(&lowered)
+        );
+        assert!(
+            lowered.encoded_len() < 1000,
+            "{mode}: {} bytes",
+            lowered.encoded_len()
+        );
+        let x = tract_onnx::prelude::Tensor::zero::<f32>(&[0, long as usize]).unwrap();
+        let y = on_stock_tract(&lowered, tvec![x.into()]);
+        assert_eq!(y.shape(), &[0, long as usize + 12], "{mode}");
+    }
+}
