@@ -7,7 +7,7 @@
 use padkit::axis_map::axis_sources;
 use padkit::onnx::Given;
 use padkit::spec::AxisPad;
-use padkit::{DType, PadMode};
+use padkit::{DType, Data, PadMode, Tensor};
 use padkit_onnx::pb::NodeProto;
 
 use crate::emit::Emitter;
@@ -28,13 +28,33 @@ pub(crate) fn emit(
     let failed = |e| pad.fail(e);
     if out.contains(&0) {
         // An empty output: a block of that shape, which holds nothing, so no index map
-        // (however long the other axes) and nothing read from the data. Its fill is the
-        // Pad's in constant mode, where a fill fed at run time must still be one element.
-        let fill = match pad.mode {
-            PadMode::Constant => pad.fill.clone(),
-            _ => Given::Known(zero(pad.dtype).map_err(failed)?),
-        };
-        let value = emit.fill_block(&fill, out).map_err(failed)?;
+        // (however long the other axes) and nothing read from the data. In constant mode
+        // a fill fed at run time must still be one element, as the Pad requires: the
+        // fill block checks it. Otherwise numbers and bool take a `ConstantOfShape` of
+        // zero (stock tract 0.23.9 reads an empty uint32 constant as int32), the other
+        // types an empty constant (ONNX Runtime 1.32's `ConstantOfShape` takes no
+        // bfloat16, float8, int4, float4 or int2).
+        use DType::*;
+        let plain = matches!(
+            pad.dtype,
+            Bool | Int8
+                | Int16
+                | Int32
+                | Int64
+                | UInt8
+                | UInt16
+                | UInt32
+                | UInt64
+                | Float16
+                | Float32
+                | Float64
+        );
+        let value = match (&pad.fill, pad.mode) {
+            (Given::Fed(_), PadMode::Constant) => emit.fill_block(&pad.fill, out),
+            _ if plain => emit.fill_block(&Given::Known(zero(pad.dtype).map_err(failed)?), out),
+            _ => nothing(pad.dtype, out).map(|t| emit.constant(&t)),
+        }
+        .map_err(failed)?;
         return Ok(emit.finish(&value, &pad.y));
     }
     let mut value = pad.x.clone();
@@ -199,4 +219,13 @@ pub(crate) fn mapped_axis(
         1 => parts.remove(0),
         _ => emit.concat(parts, axis),
     })
+}
+
+/// The tensor of `dtype` and `shape` (one extent 0) that holds nothing.
+fn nothing(dtype: DType, shape: &[usize]) -> padkit::Result<Tensor> {
+    let data = match dtype {
+        DType::String => Data::Strings(vec![]),
+        _ => Data::Bytes(vec![]),
+    };
+    Tensor::new(dtype, shape.to_vec(), data)
 }
