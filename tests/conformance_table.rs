@@ -56,6 +56,7 @@ fn the_table_is_generated_from_the_reports_beside_it() {
         "onnx-reference",
         "onnx-reference-1.24",
         "openvino",
+        "openvino-targeted",
         "tinygrad",
         "tvm",
         "onnx2torch",

@@ -269,19 +269,23 @@ def run_reference(case_dir):
     return ReferenceEvaluator(model).run(None, feeds)[0]
 
 
-def run_matrix(name):
+def run_matrix(name, target=None):
     """The engine of runtime `name` of the wider matrix (tests/peers/runtimes.py): the
     runtime's own error where it refuses the model, untested where the harness cannot
-    hand it the case's types."""
+    hand it the case's types; on the model lowered by `padkit lower --target TARGET`
+    where a target is given (its inputs and output are the original's)."""
     import runtimes
 
     def run(case_dir):
         model = load_model(case_dir)
+        path = os.path.join(case_dir, "model.onnx")
+        if target is not None:
+            path = lowered(case_dir, target)
         limit = runtimes.binding_limit(name, model)
         if limit is not None:
             raise NotRun(limit)
         feeds = load_feeds(case_dir, model)
-        return runtimes.RUNNERS[name](os.path.join(case_dir, "model.onnx"), model, feeds)
+        return runtimes.RUNNERS[name](path, model, feeds)
 
     return run
 
@@ -301,6 +305,12 @@ ENGINES = {
     "tinygrad": run_matrix("tinygrad"),
     "tvm": run_matrix("tvm"),
     "onnx2torch": run_matrix("onnx2torch"),
+    # each on the models lowered for it (`padkit lower --target RUNTIME`)
+    "openvino-targeted": run_matrix("openvino", "openvino"),
+    "tinygrad-targeted": run_matrix("tinygrad", "tinygrad"),
+    "tvm-targeted": run_matrix("tvm", "tvm"),
+    "onnx2torch-targeted": run_matrix("onnx2torch", "onnx2torch"),
+    "rten-targeted": run_matrix("rten", "rten"),
     # onnx's next reference (docs/conformance/onnx-reference-1.24.json)
     "onnx-reference-1.24": run_matrix("onnx-reference-1.24"),
 }
@@ -377,7 +387,20 @@ def refusal_passes(engine, tags):
     """Whether `engine`'s refusal of a case with `tags` passes: on a case beyond ONNX, for
     an outside runtime (padkit_conformance::credit_refusal); padkit's lowerings, run by
     ONNX Runtime, are held to numpy's answer."""
-    return BEYOND_ONNX in tags and not engine.startswith("onnxruntime-")
+    return BEYOND_ONNX in tags and not lowers(engine)
+
+
+def lowers(engine):
+    """Whether `engine` runs the models `padkit lower` wrote (held to numpy's answer)."""
+    return engine.endswith(("-lowered", "-targeted"))
+
+
+def runtime_of(engine):
+    """The runtime of the wider matrix (tests/peers/runtimes.py) `engine` runs, or None."""
+    import runtimes
+
+    name = engine.removesuffix("-targeted")
+    return name if name in runtimes.MODULES or name == "rten" else None
 
 
 def credit_error(verdict, twin, twin_verdict):
@@ -428,9 +451,7 @@ def tally(report, engine):
 
 
 def worker(engine, jobs, results):
-    import runtimes
-
-    if engine in runtimes.MODULES:
+    if runtime_of(engine) is not None:
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (MATRIX_MEMORY_BYTES, MATRIX_MEMORY_BYTES))
@@ -528,9 +549,10 @@ def main():
     import runtimes
 
     for engine in engines:
-        if engine in runtimes.MODULES and not runtimes.installed(engine):
-            sys.exit(f"not run: {engine} is not installed (tests/peers/requirements-*.txt)")
-    if any(e.startswith("onnxruntime-") for e in engines):
+        runtime = runtime_of(engine)
+        if runtime is not None and not runtimes.installed(runtime):
+            sys.exit(f"not run: {runtime} is not installed (tests/peers/requirements-*.txt)")
+    if any(lowers(e) for e in engines):
         if not args.padkit:
             parser.error("the lowered engines need --padkit PATH (the binary that lowers)")
         os.environ["PADKIT_BIN"] = os.path.abspath(args.padkit)
@@ -539,7 +561,7 @@ def main():
     import digest
 
     report = {"engines": engines, "cases": []}
-    versions = {e: runtimes.version(e) for e in engines if e in runtimes.MODULES}
+    versions = {e: runtimes.version(runtime_of(e)) for e in engines if runtime_of(e) is not None}
     for entry in manifest["cases"]:
         report["cases"].append({"name": entry["name"], "tags": entry["tags"], "results": {}})
     # Each engine's cases dealt into --jobs shards, graded side by side, each by a thread of

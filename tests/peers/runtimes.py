@@ -106,7 +106,7 @@ def binding_limit(name, model):
             # rten holds float32, int32, int8 and uint8 tensors, and int64 as int32
             if name == "rten" and code not in (1, 2, 3, 6, 7):
                 return f"the harness cannot {what} type {code} with rten (it holds no such tensor)"
-            if code in ML_DTYPES:
+            if code in ML_DTYPES and not (name == "openvino" and code in OPENVINO_RAW):
                 return (f"the harness cannot {what} {ML_DTYPES[code]} with {name} (numpy holds "
                         f"it only as an ml_dtypes array, which {name}'s Python API does not take)")
             if code == 8 and name in strings:
@@ -114,12 +114,77 @@ def binding_limit(name, model):
     return None
 
 
+# The element types numpy holds only as ml_dtypes arrays that OpenVINO's tensors hold
+# (ONNX code: OpenVINO's type name, bits per element), handed over as raw bytes, packed
+# as ONNX packs them (the first element in the lowest bits).
+OPENVINO_RAW = {
+    16: ("bf16", 16), 17: ("f8e4m3", 8), 19: ("f8e5m2", 8), 21: ("u4", 4), 22: ("i4", 4),
+    23: ("f4e2m1", 4), 24: ("f8e8m0", 8), 25: ("u2", 2),
+}
+
+
+def openvino_tensor(x, code):
+    """The ml_dtypes array `x` as an OpenVINO tensor of ONNX type `code` (OPENVINO_RAW)."""
+    import numpy as np
+    import openvino as ov
+
+    name, bits = OPENVINO_RAW[code]
+    tensor = ov.Tensor(getattr(ov.Type, name), ov.Shape(list(x.shape)))
+    raw = np.ascontiguousarray(x).view(np.uint8 if bits <= 8 else np.uint16).reshape(-1)
+    if bits < 8:
+        per = 8 // bits
+        codes = np.zeros(-(-raw.size // per) * per, np.uint8)
+        codes[: raw.size] = raw & ((1 << bits) - 1)
+        lanes = codes.reshape(-1, per).astype(np.uint8)
+        raw = np.zeros(lanes.shape[0], np.uint8)
+        for k in range(per):
+            raw |= lanes[:, k] << (bits * k)
+    tensor.data.view(np.uint8).reshape(-1)[:] = raw.view(np.uint8)
+    return tensor
+
+
+def openvino_array(tensor, code):
+    """OpenVINO's output `tensor` of ONNX type `code` (OPENVINO_RAW) as the ml_dtypes array
+    onnx's numpy_helper gives for that type."""
+    import ml_dtypes
+    import numpy as np
+
+    _, bits = OPENVINO_RAW[code]
+    shape = tuple(tensor.shape)
+    n = int(np.prod(shape, dtype=np.int64))
+    raw = np.array(tensor.data, copy=True).view(np.uint8).reshape(-1)
+    kind = {16: ml_dtypes.bfloat16, 17: ml_dtypes.float8_e4m3fn, 19: ml_dtypes.float8_e5m2,
+            21: ml_dtypes.uint4, 22: ml_dtypes.int4, 23: ml_dtypes.float4_e2m1fn,
+            24: ml_dtypes.float8_e8m0fnu, 25: ml_dtypes.uint2}[code]
+    if bits >= 8:
+        return raw.view(kind).reshape(shape)
+    per = 8 // bits
+    lanes = [(raw >> (bits * k)) & ((1 << bits) - 1) for k in range(per)]
+    codes = np.stack(lanes, axis=1).reshape(-1)[:n].astype(np.uint8)
+    if code == 22:  # int4: the code's two's complement
+        return ((codes ^ 8).astype(np.int8) - 8).astype(kind).reshape(shape)
+    if code == 23:  # float4e2m1: the code is the value's bits
+        return codes.view(kind).reshape(shape)
+    return codes.astype(kind).reshape(shape)
+
+
 def run_openvino(model_path, model, feeds):
+    import numpy as np
     import openvino as ov
 
     core = ov.Core()
     compiled = core.compile_model(core.read_model(model_path), "CPU")
-    return compiled(feeds)[0]
+    request = compiled.create_infer_request()
+    inputs = {}
+    for k, graph_input in enumerate(model.graph.input):
+        x, code = feeds[graph_input.name], graph_input.type.tensor_type.elem_type
+        # (a copy: OpenVINO shares the memory of a numpy array it is handed, which must be
+        # writeable, and onnx's numpy_helper gives some read-only)
+        inputs[k] = openvino_tensor(x, code) if code in OPENVINO_RAW else np.array(x, copy=True)
+    request.infer(inputs)
+    out = request.get_output_tensor(0)
+    code = model.graph.output[0].type.tensor_type.elem_type
+    return openvino_array(out, code) if code in OPENVINO_RAW else np.array(out.data, copy=True)
 
 
 def run_tinygrad(model_path, model, feeds):

@@ -10,8 +10,9 @@ use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_to_proto;
 
+use crate::Target;
 use crate::read::Fill;
-use crate::target::BorderReads;
+use crate::target::{BorderReads, EmptyOutputs};
 use padkit::axis_map::SourceRun;
 use padkit::onnx::Given;
 
@@ -61,8 +62,9 @@ impl Budget {
 /// The nodes one Pad becomes, in order.
 pub(crate) struct Emitter<'n> {
     opset: i64,
-    /// How borders are read: as the target runs them fastest, or on its device.
-    border_reads: BorderReads,
+    /// The runtime the nodes are for: how borders are read (as it runs them fastest, or
+    /// on its device) and how an empty output is written.
+    target: Target,
     base: String,
     names: &'n mut Names,
     budget: &'n mut Budget,
@@ -72,9 +74,9 @@ pub(crate) struct Emitter<'n> {
 
 impl<'n> Emitter<'n> {
     /// Nodes at `opset`, their values named after `base` (the Pad's output), borders read
-    /// as `border_reads` says.
+    /// as `target` reads them.
     pub(crate) fn new(
-        (opset, border_reads): (i64, BorderReads),
+        (opset, target): (i64, Target),
         base: &str,
         names: &'n mut Names,
         budget: &'n mut Budget,
@@ -82,7 +84,7 @@ impl<'n> Emitter<'n> {
     ) -> Self {
         Emitter {
             opset,
-            border_reads,
+            target,
             base: base.to_string(),
             names,
             budget,
@@ -98,7 +100,12 @@ impl<'n> Emitter<'n> {
 
     /// How borders are read.
     pub(crate) fn border_reads(&self) -> BorderReads {
-        self.border_reads
+        self.target.border_reads()
+    }
+
+    /// How an output known to be empty is written.
+    pub(crate) fn empty_outputs(&self) -> EmptyOutputs {
+        self.target.empty_outputs()
     }
 
     /// Adds a node; returns its output's name.
@@ -201,16 +208,10 @@ impl<'n> Emitter<'n> {
             true => (start - len, -1),
             false => (start + len, 1),
         };
-        if self.opset < 10 && self.border_reads == BorderReads::AscendingSlices && !run.descending {
+        if self.opset < 10 && self.border_reads() == BorderReads::AscendingSlices && !run.descending
+        {
             // Slice's attribute form, which tract reads
-            let ints = |name: &str, v: i64| AttributeProto {
-                name: name.into(),
-                r#type: AttributeType::Ints as i32,
-                ints: vec![v],
-                ..Default::default()
-            };
-            let attributes = vec![ints("starts", start), ints("ends", end), ints("axes", axis)];
-            return self.node("Slice", vec![x.to_string()], attributes);
+            return self.sliced(x, &[axis], &[start], &[end]);
         }
         if self.opset < 10 {
             // Slice's attribute form, which candle-onnx 0.11 does not read: a Gather
@@ -228,6 +229,48 @@ impl<'n> Emitter<'n> {
             inputs.push(self.constant(&one(step)));
         }
         self.node("Slice", inputs, vec![])
+    }
+
+    /// Whether a `ConstantOfShape` of a `dtype` value is written for the target: where the
+    /// opset takes the type ([`constant_of_shape_takes`]) and, for OpenVINO 2026.4.1, the
+    /// type is of a byte or more (its `ConstantOfShape` and `Expand` of a 4-bit value
+    /// repeat the value's byte, so every other element reads 0: measured).
+    fn constant_of_shape_takes(&self, dtype: DType) -> bool {
+        let sub_byte = dtype.element_bits() < 8;
+        constant_of_shape_takes(dtype, self.opset) && !(self.target == Target::OpenVino && sub_byte)
+    }
+
+    /// `x[starts..ends]` on `axes`, by a `Slice` of step 1: its attribute form before
+    /// opset 10, its inputs from 10.
+    fn sliced(&mut self, x: &str, axes: &[i64], starts: &[i64], ends: &[i64]) -> String {
+        let ones = [("starts", starts), ("ends", ends), ("axes", axes)];
+        if self.opset < 10 {
+            let attributes = ones.map(|(name, v)| ints(name, v)).to_vec();
+            return self.node("Slice", vec![x.to_string()], attributes);
+        }
+        let mut inputs = vec![x.to_string()];
+        for (_, v) in ones {
+            inputs.push(self.constant(&ints_tensor(v)));
+        }
+        self.node("Slice", inputs, vec![])
+    }
+
+    /// Nothing of `x`'s type, shaped `out` (which holds a 0): `x` sliced to nothing on the
+    /// axes where `out` is 0, then reshaped to `out`; `Reshape` reads a 0 of its shape as
+    /// the input's extent there, which is 0 ([`EmptyOutputs::SlicedData`]).
+    pub(crate) fn nothing_of(&mut self, x: &str, out: &[usize]) -> String {
+        let empty: Vec<i64> = (0..out.len() as i64)
+            .filter(|&axis| out[axis as usize] == 0)
+            .collect();
+        let zeros = vec![0; empty.len()];
+        let none = self.sliced(x, &empty, &zeros, &zeros);
+        let dims: Vec<i64> = out.iter().map(|&d| d as i64).collect();
+        if self.opset < 5 {
+            // Reshape's attribute form
+            return self.node("Reshape", vec![none], vec![ints("shape", &dims)]);
+        }
+        let dims = self.constant(&ints_tensor(&dims));
+        self.node("Reshape", vec![none, dims], vec![])
     }
 
     /// `x` gathered along `axis` at `indices`.
@@ -262,7 +305,7 @@ impl<'n> Emitter<'n> {
             }
             Given::Known(t) => t,
         };
-        if constant_of_shape_takes(fill.dtype(), self.opset) {
+        if self.constant_of_shape_takes(fill.dtype()) {
             let dims = self.constant(&dims);
             let value = AttributeProto {
                 name: "value".into(),
@@ -334,7 +377,7 @@ impl<'n> Emitter<'n> {
         let dims = self.concat(parts, 0);
         let fill = match fill {
             Given::Fed(name) => return self.expand(name, dims),
-            Given::Known(t) if !constant_of_shape_takes(t.dtype(), self.opset) => {
+            Given::Known(t) if !self.constant_of_shape_takes(t.dtype()) => {
                 // a type ConstantOfShape does not take at this opset: its one element expanded
                 let value = self.constant(t);
                 return self.expand(&value, dims);
@@ -401,7 +444,7 @@ fn as_doubles(t: &Tensor) -> Option<Tensor> {
 /// True when `ConstantOfShape` at `opset` takes `dtype` (numbers and bool from opset 9,
 /// bfloat16 and the float8s from 20, the 4-bit ints from 21, float4e2m1 from 23,
 /// float8e8m0 from 24, the 2-bit ints from 25; never strings or complex).
-pub(crate) fn constant_of_shape_takes(dtype: DType, opset: i64) -> bool {
+fn constant_of_shape_takes(dtype: DType, opset: i64) -> bool {
     use DType::*;
     let since = match dtype {
         Float16 | Float32 | Float64 | Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32
@@ -435,7 +478,23 @@ pub(crate) fn filled(fill: &Tensor, shape: &[usize]) -> padkit::Result<Tensor> {
     padkit::pad_tensor(&x, &PadSpec::new(pads), Some(fill))
 }
 
-fn int(name: &str, i: i64) -> AttributeProto {
+/// A 1-D int64 tensor of `v`.
+fn ints_tensor(v: &[i64]) -> Tensor {
+    Tensor::from_slice(&[v.len()], v).expect("a 1-D int64 tensor")
+}
+
+/// The attribute `name` holding the integers `v`.
+pub(crate) fn ints(name: &str, v: &[i64]) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Ints as i32,
+        ints: v.to_vec(),
+        ..Default::default()
+    }
+}
+
+/// The attribute `name` holding the integer `i`.
+pub(crate) fn int(name: &str, i: i64) -> AttributeProto {
     AttributeProto {
         name: name.into(),
         r#type: AttributeType::Int as i32,

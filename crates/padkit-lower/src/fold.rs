@@ -432,28 +432,11 @@ mod tests {
     use padkit_onnx::pb::{AttributeProto, NodeProto};
 
     use super::fold;
+    use crate::emit::{int as int_attr, ints as ints_attr};
     use crate::scope::{MAX_ELEMENTS, Scope};
 
     fn ints(shape: &[usize], v: &[i64]) -> Tensor {
         Tensor::from_slice(shape, v).unwrap()
-    }
-
-    fn int_attr(name: &str, i: i64) -> AttributeProto {
-        AttributeProto {
-            name: name.into(),
-            r#type: AttributeType::Int as i32,
-            i,
-            ..Default::default()
-        }
-    }
-
-    fn ints_attr(name: &str, ints: &[i64]) -> AttributeProto {
-        AttributeProto {
-            name: name.into(),
-            r#type: AttributeType::Ints as i32,
-            ints: ints.to_vec(),
-            ..Default::default()
-        }
     }
 
     /// `op` on the constants `inputs` (named a, b, c, …) with `attrs`, folded.

@@ -12,7 +12,7 @@ use padkit_onnx::pb::NodeProto;
 
 use crate::emit::Emitter;
 use crate::read::{Fill, Pad, zero};
-use crate::target::{BorderReads, MAX_BORDER_SLICES};
+use crate::target::{BorderReads, EmptyOutputs, MAX_BORDER_SLICES};
 use crate::{LowerError, MAX_MAP_LEN};
 use padkit::axis_map::{SourceRun as Run, source_runs};
 
@@ -28,9 +28,10 @@ pub(crate) fn emit(
     let failed = |e| pad.fail(e);
     if out.contains(&0) {
         // An empty output: a block of that shape, which holds nothing, so no index map
-        // (however long the other axes) and nothing read from the data. In constant mode
-        // a fill fed at run time must still be one element, as the Pad requires: the
-        // fill block checks it. Otherwise numbers and bool take a `ConstantOfShape` of
+        // (however long the other axes). In constant mode a fill fed at run time must
+        // still be one element, as the Pad requires: the fill block checks it. Otherwise,
+        // for a target that reads no empty constant, the data sliced to nothing
+        // ([`EmptyOutputs::SlicedData`]); for the others numbers and bool take a `ConstantOfShape` of
         // zero (stock tract 0.23.9 reads an empty uint32 constant as int32), the other
         // types an empty constant (ONNX Runtime 1.32's `ConstantOfShape` takes no
         // bfloat16, float8, int4, float4 or int2).
@@ -51,6 +52,9 @@ pub(crate) fn emit(
         );
         let value = match (&pad.fill, pad.mode) {
             (Given::Fed(_), PadMode::Constant) => emit.fill_block(&pad.fill, out),
+            _ if emit.empty_outputs() == EmptyOutputs::SlicedData => {
+                Ok(emit.nothing_of(&pad.x, out))
+            }
             _ if plain => emit.fill_block(&Given::Known(zero(pad.dtype).map_err(failed)?), out),
             _ => nothing(pad.dtype, out).map(|t| emit.constant(&t)),
         }

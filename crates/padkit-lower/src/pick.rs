@@ -70,6 +70,11 @@ impl Strategy {
 /// [`LowerError::NotLowered`] where no strategy writes it at `opset`.
 pub(crate) fn strategy(pad: &Pad, opset: i64, options: &Options) -> Result<Strategy, LowerError> {
     let rank = pad.shape.len();
+    if let (PadMode::Constant, Given::Known(fill)) = (pad.mode, &pad.fill)
+        && let Some(why) = options.target.unheld_fill(pad.dtype, fill.data())
+    {
+        return Err(pad.refuse(why));
+    }
     let Some(spec) = pad.spec() else {
         // pads or axes known only at run time: index maps computed in the graph
         let axes = match &pad.axes {
@@ -161,7 +166,10 @@ fn kept(pad: &Pad, spec: &PadSpec, options: &Options) -> Option<Vec<Option<usize
         shape: pad.shape.clone(),
         axes,
         inputs: node.input.len(),
-        fill_fed: matches!(pad.fill, Given::Fed(_)),
+        fill: match &pad.fill {
+            Given::Known(t) => Some(t.data().clone()),
+            Given::Fed(_) => None,
+        },
         value_input: pad.value_input,
         value_attribute: node.attribute.iter().any(|a| a.name == "value"),
     };

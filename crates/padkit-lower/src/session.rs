@@ -49,7 +49,7 @@ impl<'o> Session<'o> {
     /// An emitter of the nodes a Pad writing `y` becomes, for this model and target.
     pub(crate) fn emitter(&mut self, y: &str) -> Emitter<'_> {
         Emitter::new(
-            (self.opset, self.options.target.border_reads()),
+            (self.opset, self.options.target),
             y,
             &mut self.names,
             &mut self.budget,

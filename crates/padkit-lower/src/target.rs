@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use padkit::spec::AxisPad;
-use padkit::{DType, PadMode};
+use padkit::{DType, Data, PadMode};
 
 /// The runtime a lowering is for ([`crate::Options::with_target`]): the Pads its own `Pad`
 /// runs as padkit's core computes them are kept, every other Pad is lowered.
@@ -23,7 +23,7 @@ use padkit::{DType, PadMode};
 /// assert_eq!(target, Target::OnnxRuntime);
 /// assert_eq!(target.to_string(), "onnxruntime");
 /// let unknown = "tvm".parse::<Target>().unwrap_err();
-/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu"));
+/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu, openvino"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -43,16 +43,19 @@ pub enum Target {
     /// mode is one of them), every other Pad is lowered into `Slice`s of ascending runs
     /// and `Concat`s (a `Gather` only where a border needs more than 64 slices).
     TractGpu,
+    /// OpenVINO (2026.4.1, `compile_model(…, "CPU")`).
+    OpenVino,
 }
 
 impl Target {
     /// Every target, as [`Target::name`] lists them.
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 6] = [
         Target::Portable,
         Target::OnnxRuntime,
         Target::Tract,
         Target::CandleOnnx,
         Target::TractGpu,
+        Target::OpenVino,
     ];
 
     /// The target as `padkit lower --target` names it.
@@ -63,15 +66,36 @@ impl Target {
             Target::Tract => "tract",
             Target::CandleOnnx => "candle-onnx",
             Target::TractGpu => "tract-gpu",
+            Target::OpenVino => "openvino",
         }
     }
 
     /// How the lowering for this target reads the positions of a Pad's borders.
     pub(crate) fn border_reads(self) -> BorderReads {
         match self {
-            Target::Portable | Target::Tract | Target::CandleOnnx => BorderReads::Gathered,
+            Target::Portable | Target::Tract | Target::CandleOnnx | Target::OpenVino => {
+                BorderReads::Gathered
+            }
             Target::OnnxRuntime => BorderReads::SlicedRuns,
             Target::TractGpu => BorderReads::AscendingSlices,
+        }
+    }
+
+    /// Why this target's runtime cannot give `fill`, the constant value of a constant-mode
+    /// Pad of `dtype`, in its output whatever ops compute it (the lowering refuses the
+    /// Pad), or `None`.
+    pub(crate) fn unheld_fill(self, dtype: DType, fill: &Data) -> Option<String> {
+        match self {
+            Target::OpenVino => openvino_unheld(dtype, fill),
+            _ => None,
+        }
+    }
+
+    /// How the lowering for this target writes an output known to be empty.
+    pub(crate) fn empty_outputs(self) -> EmptyOutputs {
+        match self {
+            Target::OpenVino => EmptyOutputs::SlicedData,
+            _ => EmptyOutputs::Block,
         }
     }
 
@@ -87,6 +111,7 @@ impl Target {
             Target::Tract => tract(pad),
             Target::CandleOnnx => candle_onnx(pad),
             Target::TractGpu => pad.mode == PadMode::Constant && tract(pad),
+            Target::OpenVino => openvino(pad),
         }
     }
 }
@@ -115,6 +140,18 @@ pub(crate) enum BorderReads {
     /// translators take core `Slice` and `TypedConcat` of every type, `Gather` of f32 and
     /// f16 only, and no strided slice.
     AscendingSlices,
+}
+
+/// How a lowering writes an output known to be empty when the model is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EmptyOutputs {
+    /// A block of that shape, which holds nothing: a `ConstantOfShape` of zero, or an
+    /// empty constant ([`crate::known_map`]).
+    Block,
+    /// The data sliced to nothing and reshaped to the output's shape: for OpenVINO
+    /// 2026.4.1, which reads an empty `Constant` or initializer as a scalar (measured:
+    /// dims [0, 5] give an output of shape []).
+    SlicedData,
 }
 
 /// The most `Slice`s a border is read by ([`BorderReads::AscendingSlices`]).
@@ -160,8 +197,9 @@ pub(crate) struct KnownPad {
     pub(crate) axes: Vec<AxisPad>,
     /// The node's inputs, empty names of skipped optional inputs included.
     pub(crate) inputs: usize,
-    /// The fill value is fed at run time (not an attribute or a constant).
-    pub(crate) fill_fed: bool,
+    /// The fill value's one element where it is known when the model is read (an attribute
+    /// or a constant), `None` where it is fed at run time.
+    pub(crate) fill: Option<Data>,
     /// The node has a `constant_value` input (opset 11 on), and whether it is declared or
     /// known as a scalar (rank 0; ONNX also allows one element of rank 1).
     pub(crate) value_input: Option<bool>,
@@ -271,7 +309,7 @@ fn tract(p: &KnownPad) -> bool {
     // Pad-11 on: a `constant_value` input makes tract pad with it whatever the mode, and
     // it must be a scalar; tract reads a `value` attribute at every opset
     let value = match p.value_input {
-        Some(scalar) => scalar && p.mode == PadMode::Constant && !p.fill_fed,
+        Some(scalar) => scalar && p.mode == PadMode::Constant && p.fill.is_some(),
         None => p.node_opset < 11 || !p.value_attribute,
     };
     if p.node_opset < 2 || !typed || !moded || !value || !p.no_crop() {
@@ -300,4 +338,161 @@ fn candle_onnx(p: &KnownPad) -> bool {
         return false;
     }
     p.touched().all(|(d, _)| d.is_some_and(|d| d >= 2))
+}
+
+/// OpenVINO 2026.4.1's `Pad` on its CPU device: the ONNX frontend's
+/// (`src/frontends/onnx/frontend/src/op/pad.cpp`) takes constant, reflect and edge (wrap is
+/// refused at import: `get_pad_mode`), the `value` attribute before opset 11 and the
+/// `constant_value` input after; the shape inference (`pad_shape_inference.hpp`) refuses
+/// reflect where any axis is empty and edge where an empty axis is padded, and a `value`
+/// attribute (before opset 11) of infinity or NaN ("wasn't fully converted"); the CPU node
+/// (`src/plugins/intel_cpu/src/nodes/pad.cpp`) holds the fill as an `f32` (`padValue`),
+/// writes a zero fill by `memset` (so -0.0 becomes +0.0), and reads a fill fed at run time
+/// only where shapes are dynamic. The CPU plugin runs no 64-bit type: it computes double in
+/// float32 and int64, uint64, uint32, int16 and uint16 in int32 (`ConvertPrecision`, which
+/// saturates constants: a double infinity becomes float's largest) — in every op, so no
+/// lowering keeps a double or a 64-bit integer that float32 or int32 cannot hold; bool
+/// runs as uint8. Kept: no crop, every extent a mode other than constant reads known and
+/// not empty, reflect inside each axis, and a fill known when the model is read that
+/// reaches the output unchanged ([`openvino_fill`]).
+fn openvino(p: &KnownPad) -> bool {
+    use DType::*;
+    let typed = matches!(
+        p.dtype,
+        Float16
+            | BFloat16
+            | Float32
+            | Float64
+            | Float8E4M3FN
+            | Float8E5M2
+            | Float8E8M0
+            | Float4E2M1
+            | Int4
+            | Int8
+            | Int16
+            | Int32
+            | Int64
+            | UInt4
+            | UInt8
+            | UInt16
+            | UInt32
+            | UInt64
+            | Bool
+    );
+    if !typed || p.shape.is_empty() || !p.no_crop() {
+        return false;
+    }
+    match p.mode {
+        PadMode::Constant => p.fill.as_ref().is_some_and(|f| {
+            openvino_fill(p.dtype, f) && (p.node_opset >= 11 || finite(p.dtype, f))
+        }),
+        PadMode::Reflect => {
+            p.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+                && p.touched()
+                    .all(|(d, a)| d.is_some_and(|d| reflect_inside(d, a)))
+        }
+        PadMode::Edge => p.touched().all(|(d, _)| d.is_some_and(|d| d > 0)),
+        PadMode::Wrap | PadMode::Symmetric => false,
+    }
+}
+
+/// One element of a fill, read from its little-endian bytes (the types OpenVINO holds).
+#[derive(Debug, Clone, Copy)]
+enum Number {
+    Float(f64),
+    Int(i128),
+}
+
+impl Number {
+    /// The fill's one element, `None` for other types than the plain numbers and bool
+    /// (float16 and bfloat16 among them).
+    fn of(dtype: DType, fill: &Data) -> Option<Number> {
+        use DType::*;
+        let Data::Bytes(bytes) = fill else {
+            return None;
+        };
+        let int = |signed: bool| {
+            let mut wide = [0u8; 16];
+            let n = bytes.len().min(16);
+            wide[..n].copy_from_slice(&bytes[..n]);
+            if signed && bytes.last().is_some_and(|b| b & 0x80 != 0) {
+                wide[n..].fill(0xff);
+            }
+            Number::Int(i128::from_le_bytes(wide))
+        };
+        Some(match dtype {
+            Float32 => Number::Float(f32::from_le_bytes(bytes.as_slice().try_into().ok()?).into()),
+            Float64 => Number::Float(f64::from_le_bytes(bytes.as_slice().try_into().ok()?)),
+            Int8 | Int16 | Int32 | Int64 => int(true),
+            Bool | UInt8 | UInt16 | UInt32 | UInt64 => int(false),
+            _ => return None,
+        })
+    }
+}
+
+/// Why OpenVINO's CPU device cannot give `fill` in an output of `dtype` whatever ops
+/// compute it, or `None`: it computes double in float32 and int64, uint64, uint32, int16
+/// and uint16 in int32, in every op (`ConvertPrecision` in the CPU plugin's
+/// `transformation_pipeline.cpp`), saturating constants (a double infinity becomes
+/// float's largest).
+fn openvino_unheld(dtype: DType, fill: &Data) -> Option<String> {
+    use DType::*;
+    let held = match (dtype, Number::of(dtype, fill)?) {
+        (Float64, Number::Float(v)) => v.is_nan() || (v.is_finite() && f64::from(v as f32) == v),
+        (Int16 | Int64 | UInt16 | UInt32 | UInt64, Number::Int(v)) => i32::try_from(v).is_ok(),
+        _ => true,
+    };
+    let computed = if dtype == Float64 { "float32" } else { "int32" };
+    (!held).then(|| {
+        format!(
+            "OpenVINO's CPU device computes {} in {computed}, which does not hold its constant \
+             value",
+            dtype.name()
+        )
+    })
+}
+
+/// Whether `fill`, a float16, float or double, is finite (an integer is).
+fn finite(dtype: DType, fill: &Data) -> bool {
+    let Data::Bytes(bytes) = fill else {
+        return false;
+    };
+    let bits = |exponent: u64| {
+        let mut wide = [0u8; 8];
+        wide[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+        u64::from_le_bytes(wide) & exponent != exponent
+    };
+    match dtype {
+        DType::Float16 => bits(0x7c00),
+        DType::Float32 => bits(0x7f80_0000),
+        DType::Float64 => bits(0x7ff0_0000_0000_0000),
+        _ => true,
+    }
+}
+
+/// Whether OpenVINO's CPU `Pad` writes `fill` into an output of `dtype` unchanged
+/// ([`openvino`]): the value held ([`openvino_unheld`]) and exact through the `f32` the
+/// node keeps it in, and not a negative zero (written by `memset`).
+fn openvino_fill(dtype: DType, fill: &Data) -> bool {
+    use DType::*;
+    let Data::Bytes(bytes) = fill else {
+        return false;
+    };
+    let negative_zero = match dtype {
+        Float4E2M1 => bytes.as_slice() == [0x08],
+        Float16 | BFloat16 | Float32 | Float64 | Float8E4M3FN | Float8E5M2 => bytes
+            .split_last()
+            .is_some_and(|(&last, rest)| last == 0x80 && rest.iter().all(|&b| b == 0)),
+        _ => false,
+    };
+    if negative_zero || openvino_unheld(dtype, fill).is_some() {
+        return false;
+    }
+    match Number::of(dtype, fill) {
+        Some(Number::Float(v)) => v.is_nan() || f64::from(v as f32) == v,
+        Some(Number::Int(v)) => v as f32 as i128 == v,
+        // float16, bfloat16, the float8s, float4e2m1 and the 4-bit integers: every value
+        // is an f32's
+        None => true,
+    }
 }

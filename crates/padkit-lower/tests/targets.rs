@@ -3,10 +3,12 @@
 //! runtime's verdict on the original case in the committed report must be `pass`: a rule
 //! that keeps a case its runtime gets wrong, refuses, crashes on or leaves untested fails
 //! here. The reports are those CI re-measures and compares verdict by verdict: ONNX
-//! Runtime's in `docs/conformance/peers.json` (`tests/peers/run.py`), stock tract's and
+//! Runtime's in `docs/conformance/peers.json` and OpenVINO's in
+//! `docs/conformance/openvino.json` (`tests/peers/run.py`), stock tract's and
 //! candle-onnx's in `docs/conformance/padkit.json` (`padkit conformance`). Whether the
 //! models a target lowers compute the right outputs is graded on the runtimes themselves
-//! (the `onnxruntime-targeted`, `targeted-tract` and `targeted-candle` columns).
+//! (the `onnxruntime-targeted`, `targeted-tract`, `targeted-candle` and
+//! `openvino-targeted` columns).
 
 use std::collections::HashMap;
 
@@ -123,11 +125,12 @@ type Figures = (usize, usize, usize);
 /// docs/lower.md quotes: cases kept, of them beyond ONNX, the runtime's passes beyond ONNX
 /// aside (tract's GPU runtimes keep what stock tract, run on the CPU, computes).
 #[rustfmt::skip]
-const TARGETS: [(Target, &str, &str, &str, Figures); 4] = [
+const TARGETS: [(Target, &str, &str, &str, Figures); 5] = [
     (Target::OnnxRuntime, "peers.json", "onnxruntime", "onnxruntime-targeted", (2389, 0, 3044)),
     (Target::Tract, "padkit.json", "stock-tract", "targeted-tract", (1766, 0, 1947)),
     (Target::CandleOnnx, "padkit.json", "stock-candle", "targeted-candle", (261, 55, 245)),
     (Target::TractGpu, "padkit.json", "stock-tract", "targeted-tract-gpu", (869, 0, 1947)),
+    (Target::OpenVino, "openvino.json", "openvino", "openvino-targeted", (1973, 0, 3556)),
 ];
 
 #[test]
