@@ -57,6 +57,7 @@ fn the_table_is_generated_from_the_reports_beside_it() {
         "onnx-reference-1.24",
         "openvino",
         "openvino-targeted",
+        "rten-targeted",
         "tinygrad",
         "tvm",
         "onnx2torch",

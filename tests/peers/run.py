@@ -541,6 +541,11 @@ def main():
     parser.add_argument("--engine", choices=sorted(ENGINES), action="append")
     parser.add_argument("--padkit", help="the padkit binary, for the lowered engines")
     parser.add_argument(
+        "--beside", metavar="REPORT",
+        help="a report of other engines on the same suite (rten's, which tools/rten-peer "
+        "writes), whose columns the report written keeps before these",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1,
         help="cases graded at once, each in its own worker process (default: the CPUs)",
     )
@@ -591,7 +596,24 @@ def main():
     report["suite"] = digest.suite_identity(manifest)
     if versions:
         report["versions"] = versions
+    if args.beside:
+        report = beside(args.beside, report)
     write_report(args.out, report)
+
+
+def beside(path, report):
+    """`report` with the engines of the report at `path` (graded on the same suite, the
+    same cases) first."""
+    with open(path) as f:
+        other = json.load(f)
+    if other["suite"] != report["suite"] or [c["name"] for c in other["cases"]] != [
+            c["name"] for c in report["cases"]]:
+        sys.exit(f"{path} was not graded on this suite")
+    for row, theirs in zip(report["cases"], other["cases"]):
+        row["results"] = {**theirs["results"], **row["results"]}
+    report["engines"] = other["engines"] + report["engines"]
+    report["versions"] = {**other.get("versions", {}), **report.get("versions", {})}
+    return report
 
 
 def write_report(path, report):

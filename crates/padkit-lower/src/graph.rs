@@ -52,8 +52,10 @@ impl<'m> Walk<'m> {
                         Rewrite::Kept => nodes.push(node),
                         Rewrite::Lowered(lowered) => {
                             self.session.within_budget(&node)?;
-                            let names = &mut self.session.names;
-                            nodes.extend(widen::where_needed(&node, &scope, lowered, names));
+                            let (names, target) =
+                                (&mut self.session.names, self.session.options.target);
+                            let wide = widen::where_needed(&node, &scope, lowered, names, target);
+                            nodes.extend(wide);
                         }
                     }
                 }

@@ -23,7 +23,7 @@ use padkit::{DType, Data, PadMode};
 /// assert_eq!(target, Target::OnnxRuntime);
 /// assert_eq!(target.to_string(), "onnxruntime");
 /// let unknown = "tvm".parse::<Target>().unwrap_err();
-/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu, openvino"));
+/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu, openvino, rten"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -45,17 +45,20 @@ pub enum Target {
     TractGpu,
     /// OpenVINO (2026.4.1, `compile_model(…, "CPU")`).
     OpenVino,
+    /// rten (0.27, `Model::load` and `run`).
+    Rten,
 }
 
 impl Target {
     /// Every target, as [`Target::name`] lists them.
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 7] = [
         Target::Portable,
         Target::OnnxRuntime,
         Target::Tract,
         Target::CandleOnnx,
         Target::TractGpu,
         Target::OpenVino,
+        Target::Rten,
     ];
 
     /// The target as `padkit lower --target` names it.
@@ -67,15 +70,18 @@ impl Target {
             Target::CandleOnnx => "candle-onnx",
             Target::TractGpu => "tract-gpu",
             Target::OpenVino => "openvino",
+            Target::Rten => "rten",
         }
     }
 
     /// How the lowering for this target reads the positions of a Pad's borders.
     pub(crate) fn border_reads(self) -> BorderReads {
         match self {
-            Target::Portable | Target::Tract | Target::CandleOnnx | Target::OpenVino => {
-                BorderReads::Gathered
-            }
+            Target::Portable
+            | Target::Tract
+            | Target::CandleOnnx
+            | Target::OpenVino
+            | Target::Rten => BorderReads::Gathered,
             Target::OnnxRuntime => BorderReads::SlicedRuns,
             Target::TractGpu => BorderReads::AscendingSlices,
         }
@@ -87,6 +93,7 @@ impl Target {
     pub(crate) fn unheld_fill(self, dtype: DType, fill: &Data) -> Option<String> {
         match self {
             Target::OpenVino => openvino_unheld(dtype, fill),
+            Target::Rten => rten_unheld(dtype, fill),
             _ => None,
         }
     }
@@ -112,6 +119,7 @@ impl Target {
             Target::CandleOnnx => candle_onnx(pad),
             Target::TractGpu => pad.mode == PadMode::Constant && tract(pad),
             Target::OpenVino => openvino(pad),
+            Target::Rten => rten(pad),
         }
     }
 }
@@ -452,6 +460,21 @@ fn openvino_unheld(dtype: DType, fill: &Data) -> Option<String> {
     })
 }
 
+/// Whether `fill` is a negative zero of a float type.
+fn negative_zero(dtype: DType, fill: &Data) -> bool {
+    use DType::*;
+    let Data::Bytes(bytes) = fill else {
+        return false;
+    };
+    match dtype {
+        Float4E2M1 => bytes.as_slice() == [0x08],
+        Float16 | BFloat16 | Float32 | Float64 | Float8E4M3FN | Float8E5M2 => bytes
+            .split_last()
+            .is_some_and(|(&last, rest)| last == 0x80 && rest.iter().all(|&b| b == 0)),
+        _ => false,
+    }
+}
+
 /// Whether `fill`, a float16, float or double, is finite (an integer is).
 fn finite(dtype: DType, fill: &Data) -> bool {
     let Data::Bytes(bytes) = fill else {
@@ -495,4 +518,58 @@ fn openvino_fill(dtype: DType, fill: &Data) -> bool {
         // is an f32's
         None => true,
     }
+}
+
+/// rten 0.27's `Pad` (`src/ops/pad.rs`; its ONNX loader, `src/op_registry/onnx_registry.rs`
+/// and `src/model/onnx_loader.rs`): it holds float32, int32, int8 and uint8 tensors, and
+/// loads int64 as int32 (saturating) and double and float16 as float32; it reads `pads`
+/// and `value` attributes as inputs (`value` always as a float32, which an integer Pad
+/// refuses) and no `paddings`, refuses an `axes` input, takes constant, reflect, edge and
+/// wrap at every opset, pads a non-constant mode on the last two axes only and refuses it
+/// where any axis is empty; its reflect repeats with the axis' period past one mirror
+/// (`ReflectPad::src_index`), and a zero fill is written as +0 (`const_val ==
+/// T::default()`). Kept: opset 11 on without an `axes` input, no crop, a fill known when
+/// the model is read that is not a negative zero ([`rten_unheld`] refuses one it cannot
+/// hold), and in the other modes every extent known and not empty, pads on the last two
+/// axes only, reflect inside each axis and wrap from opset 19.
+fn rten(p: &KnownPad) -> bool {
+    use DType::*;
+    let typed = matches!(p.dtype, Float32 | Int32 | Int8 | UInt8 | Int64);
+    if p.node_opset < 11 || p.inputs > 3 || p.value_attribute || !typed {
+        return false;
+    }
+    if p.shape.is_empty() || !p.no_crop() {
+        return false;
+    }
+    let rank = p.shape.len();
+    let moded = match p.mode {
+        PadMode::Constant => {
+            return p
+                .fill
+                .as_ref()
+                .is_some_and(|f| !negative_zero(p.dtype, f) && rten_unheld(p.dtype, f).is_none());
+        }
+        PadMode::Reflect | PadMode::Edge => true,
+        PadMode::Wrap => p.node_opset >= 19,
+        PadMode::Symmetric => false,
+    };
+    let axes = p.shape.iter().zip(&p.axes).enumerate();
+    let mut touched = axes.filter(|(_, (_, a))| a.begin != 0 || a.end != 0);
+    moded
+        && p.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+        && touched.all(|(axis, (d, a))| {
+            let inside = p.mode != PadMode::Reflect || d.is_some_and(|d| reflect_inside(d, a));
+            axis + 2 >= rank && inside
+        })
+}
+
+/// Why rten cannot give `fill` in an output of `dtype` whatever ops compute it, or `None`:
+/// it holds int64 as int32, saturating (`saturating_cast_i64_to_i32` in
+/// `src/model/onnx_loader.rs`).
+fn rten_unheld(dtype: DType, fill: &Data) -> Option<String> {
+    let held = match (dtype, Number::of(dtype, fill)?) {
+        (DType::Int64, Number::Int(v)) => i32::try_from(v).is_ok(),
+        _ => true,
+    };
+    (!held).then(|| "rten holds int64 as int32, which does not hold its constant value".into())
 }

@@ -2,7 +2,9 @@
 //! the float8s, float4e2m1 and float8e8m0, and the 4- and 2-bit integers. A Pad of them is
 //! lowered in a wider type that holds each of their values exactly (float, int8 or uint8):
 //! its data, fill value and fill constants are cast to it where they enter, and the output
-//! is cast back, so that the lowered model keeps to the ops' type constraints.
+//! is cast back, so that the lowered model keeps to the ops' type constraints. For rten,
+//! whose `Concat` and `Where` take float32 and int32 only, int8 and uint8 are lowered in
+//! int32 the same way.
 
 use std::collections::HashMap;
 
@@ -10,23 +12,25 @@ use padkit::DType;
 use padkit_onnx::pb::attribute_proto::AttributeType;
 use padkit_onnx::pb::{AttributeProto, NodeProto};
 
+use crate::Target;
 use crate::emit::Names;
 use crate::scope::Scope;
 
-/// `lowered`, the nodes Pad or CenterCropPad `node` became, computing in a wider type where
-/// its data's type needs one ([`wider`]); as they are otherwise.
+/// `lowered`, the nodes Pad or CenterCropPad `node` became for `target`, computing in a
+/// wider type where its data's type needs one ([`wider`]); as they are otherwise.
 pub(crate) fn where_needed(
     node: &NodeProto,
     scope: &Scope,
     lowered: Vec<NodeProto>,
     names: &mut Names,
+    target: Target,
 ) -> Vec<NodeProto> {
     let (Some(x), Some(y)) = (node.input.first(), node.output.first()) else {
         return lowered;
     };
     let Some((dtype, wide)) = scope
         .type_of(x)
-        .and_then(|(dtype, _)| Some((*dtype, wider(*dtype)?)))
+        .and_then(|(dtype, _)| Some((*dtype, wider(*dtype, target)?)))
     else {
         return lowered;
     };
@@ -42,10 +46,13 @@ pub(crate) fn where_needed(
     widen(lowered, &inputs, dtype, wide, y, names)
 }
 
-/// The type a Pad of `dtype` is lowered in, where the lowering's ops do not take `dtype`.
-pub(crate) fn wider(dtype: DType) -> Option<DType> {
+/// The type a Pad of `dtype` is lowered in for `target`, where the lowering's ops do not
+/// take `dtype` there.
+pub(crate) fn wider(dtype: DType, target: Target) -> Option<DType> {
     use DType::*;
     match dtype {
+        // rten 0.27's `Concat` and `Where` take float32 and int32 only (`src/ops/concat.rs`)
+        Int8 | UInt8 if target == Target::Rten => Some(Int32),
         Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ | Float4E2M1 | Float8E8M0 => {
             Some(Float32)
         }

@@ -4,11 +4,12 @@
 //! that keeps a case its runtime gets wrong, refuses, crashes on or leaves untested fails
 //! here. The reports are those CI re-measures and compares verdict by verdict: ONNX
 //! Runtime's in `docs/conformance/peers.json` and OpenVINO's in
-//! `docs/conformance/openvino.json` (`tests/peers/run.py`), stock tract's and
+//! `docs/conformance/openvino.json` (`tests/peers/run.py`), rten's in
+//! `docs/conformance/rten.json` (`tools/rten-peer`), stock tract's and
 //! candle-onnx's in `docs/conformance/padkit.json` (`padkit conformance`). Whether the
 //! models a target lowers compute the right outputs is graded on the runtimes themselves
-//! (the `onnxruntime-targeted`, `targeted-tract`, `targeted-candle` and
-//! `openvino-targeted` columns).
+//! (the `onnxruntime-targeted`, `targeted-tract`, `targeted-candle`, `openvino-targeted`
+//! and `rten-targeted` columns).
 
 use std::collections::HashMap;
 
@@ -125,12 +126,13 @@ type Figures = (usize, usize, usize);
 /// docs/lower.md quotes: cases kept, of them beyond ONNX, the runtime's passes beyond ONNX
 /// aside (tract's GPU runtimes keep what stock tract, run on the CPU, computes).
 #[rustfmt::skip]
-const TARGETS: [(Target, &str, &str, &str, Figures); 5] = [
+const TARGETS: [(Target, &str, &str, &str, Figures); 6] = [
     (Target::OnnxRuntime, "peers.json", "onnxruntime", "onnxruntime-targeted", (2389, 0, 3044)),
     (Target::Tract, "padkit.json", "stock-tract", "targeted-tract", (1766, 0, 1947)),
     (Target::CandleOnnx, "padkit.json", "stock-candle", "targeted-candle", (261, 55, 245)),
     (Target::TractGpu, "padkit.json", "stock-tract", "targeted-tract-gpu", (869, 0, 1947)),
     (Target::OpenVino, "openvino.json", "openvino", "openvino-targeted", (1973, 0, 3556)),
+    (Target::Rten, "rten.json", "rten", "rten-targeted", (807, 0, 1614)),
 ];
 
 #[test]
