@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""What `padkit lower` costs in ONNX Runtime: each workload timed in ORT as it is (ORT's own
-Pad), lowered for any runtime (`padkit lower`, its Pads as standard ops) and lowered for ORT
-(`padkit lower --target onnxruntime`, the Pads ORT runs right kept), in one run.
+"""What `padkit lower` costs in a runtime, ONNX Runtime or OpenVINO: each workload timed
+there as it is (the runtime's own Pad), lowered for any runtime (`padkit lower`, its Pads
+as standard ops) and lowered for that runtime (`padkit lower --target RUNTIME`, the Pads it
+runs right kept), in one run.
 
-    python3 tests/peers/lowered_cost.py --padkit target/debug/padkit [--runs 51]
+    python3 tests/peers/lowered_cost.py --padkit target/debug/padkit [--runtime openvino] [--runs 51]
 
 Workloads: an image batch [1, 64, 128, 128] padded by 1 and by 4 on each side of H and W in
 each ONNX mode (wrap at opset 19, the others at 18) and in padkit's symmetric mode (its own
-domain, which ORT does not run: the reference there is ORT's reflect Pad of the same
-shape), an audio signal [1, 1, 16000] reflect- and symmetric-padded by 256 on each side,
-and the style-transfer net of tests/data/models (reflect Pads of 4 and 1 before its
-convolutions). Each time is the median of `--runs` runs of `session.run` after two warm-up
-runs, the three models of a row run in turn, on one thread (intra_op_num_threads = 1), so
-that the ratios compare the work, not the thread pools. Every output is checked: equal to ORT's Pad (numpy's symmetric pad for
-padkit's mode, ORT's outputs of the original for the net). "same graph" says whether the
-model lowered for ORT is the original graph, node for node. Prints a Markdown table.
+domain, which no runtime runs: the reference there is the runtime's reflect Pad of the same
+shape, as it is for wrap on OpenVINO, which has none), an audio signal [1, 1, 16000]
+reflect- and symmetric-padded by 256 on each side, and the style-transfer net of
+tests/data/models (reflect Pads of 4 and 1 before its convolutions). Each time is the
+median of `--runs` runs after two warm-up runs, the three models of a row run in turn, on
+one thread (ORT's intra_op_num_threads, OpenVINO's INFERENCE_NUM_THREADS), so that the
+ratios compare the work, not the thread pools. Every output is checked: equal to the
+runtime's Pad (numpy's pad where the reference is another mode), the net's to the
+runtime's outputs of the original. "same graph" says
+whether the model lowered for the runtime is the original graph, node for node. Prints a
+Markdown table.
 """
 
 import argparse
@@ -62,27 +66,59 @@ def pad_model(shape, pads, mode, opset):
     return helper.make_model(graph, opset_imports=opsets)
 
 
-def session(path):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+class OnnxRuntime:
+    """ONNX Runtime's CPU provider on one thread."""
+
+    name, label, modes = "onnxruntime", "ORT", {"constant", "reflect", "edge", "wrap"}
+
+    def version(self):
+        return f"onnxruntime {ort.__version__}"
+
+    def open(self, path):
+        """A function of the feeds giving the model's outputs."""
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        s = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        return lambda feeds: s.run(None, feeds)
 
 
-def medians_ms(paths, feeds, runs):
+class OpenVino:
+    """OpenVINO's CPU device on one thread; its Pad has no wrap mode."""
+
+    name, label, modes = "openvino", "OpenVINO", {"constant", "reflect", "edge"}
+
+    def version(self):
+        import openvino as ov
+
+        return f"openvino {ov.__version__}"
+
+    def open(self, path):
+        import openvino as ov
+
+        core = ov.Core()
+        compiled = core.compile_model(core.read_model(path), "CPU", {"INFERENCE_NUM_THREADS": 1})
+        # (copies: OpenVINO reuses its output buffers from one run to the next)
+        return lambda feeds: [np.array(v, copy=True) for v in compiled(feeds).values()]
+
+
+RUNTIMES = {"onnxruntime": OnnxRuntime, "openvino": OpenVino}
+
+
+def medians_ms(runtime, paths, feeds, runs):
     """Each model's median time and outputs, its runs interleaved with the others' (one run
     of each in turn), so that a drift of the machine reaches them all alike."""
-    sessions = [session(p) for p in paths]
+    sessions = [runtime.open(p) for p in paths]
     outs = []
     for s in sessions:
         for _ in range(2):
-            out = s.run(None, feeds)
+            out = s(feeds)
         outs.append(out)
     times = [[] for _ in sessions]
     for _ in range(runs):
         for s, t in zip(sessions, times):
             start = time.perf_counter()
-            s.run(None, feeds)
+            s(feeds)
             t.append(time.perf_counter() - start)
     return [statistics.median(t) * 1e3 for t in times], outs
 
@@ -106,13 +142,16 @@ def row(name, ref_ms, p_ms, t_ms, same):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--padkit", required=True, help="the padkit binary")
+    parser.add_argument("--runtime", choices=sorted(RUNTIMES), default="onnxruntime")
     parser.add_argument("--runs", type=int, default=51)
     args = parser.parse_args()
+    runtime = RUNTIMES[args.runtime]()
+    label = runtime.label
     rng = np.random.default_rng(0)
-    print(f"onnxruntime {ort.__version__}, one thread, median of {args.runs} runs\n")
+    print(f"{runtime.version()}, one thread, median of {args.runs} runs\n")
     print(
-        "| workload | ORT's Pad | lowered | lowered / Pad | lowered for ORT "
-        "| for ORT / Pad | same graph |"
+        f"| workload | {label}'s Pad | lowered | lowered / Pad | lowered for {label} "
+        f"| for {label} / Pad | same graph |"
     )
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,19 +161,21 @@ def main():
             feeds = {"x": x}
             onnx.save(pad_model(shape, pads, mode, opset), path("original.onnx"))
             portable = lower(args.padkit, path("original.onnx"), path("p.onnx"), "portable")
-            targeted = lower(args.padkit, path("original.onnx"), path("t.onnx"), "onnxruntime")
-            if mode == "symmetric":
-                # ORT has no symmetric Pad: its reflect Pad of the same shape is the reference
+            targeted = lower(args.padkit, path("original.onnx"), path("t.onnx"), runtime.name)
+            native = mode in runtime.modes
+            if native:
+                reference = path("original.onnx")
+            else:
+                # no such Pad in the runtime: its reflect Pad of the same shape is the reference
                 onnx.save(pad_model(shape, pads, "reflect", opset), path("reference.onnx"))
                 reference = path("reference.onnx")
                 rank = len(shape)
-                want = np.pad(x, list(zip(pads[:rank], pads[rank:])), mode="symmetric")
-            else:
-                reference = path("original.onnx")
-            (ref, p_ms, t_ms), outs = medians_ms([reference, portable, targeted], feeds, args.runs)
-            if mode != "symmetric":
+                want = np.pad(x, list(zip(pads[:rank], pads[rank:])), mode=mode)
+            paths = [reference, portable, targeted]
+            (ref, p_ms, t_ms), outs = medians_ms(runtime, paths, feeds, args.runs)
+            if native:
                 want = outs[0][0]
-            for what, (got,) in (("lowered", outs[1]), ("lowered for ORT", outs[2])):
+            for what, (got,) in (("lowered", outs[1]), (f"lowered for {label}", outs[2])):
                 if not np.array_equal(got, want):
                     raise SystemExit(f"{name}: the {what} model's output is not the Pad's")
             same = same_graph(path("original.onnx"), targeted)
@@ -149,9 +190,10 @@ def main():
                 t.ParseFromString(f.read())
             feeds[vi.name] = numpy_helper.to_array(t)
         portable = lower(args.padkit, net, path("p.onnx"), "portable")
-        targeted = lower(args.padkit, net, path("t.onnx"), "onnxruntime")
-        (ref, p_ms, t_ms), (want, p_out, t_out) = medians_ms([net, portable, targeted], feeds, args.runs)
-        for what, got in (("lowered", p_out), ("lowered for ORT", t_out)):
+        targeted = lower(args.padkit, net, path("t.onnx"), runtime.name)
+        paths = [net, portable, targeted]
+        (ref, p_ms, t_ms), (want, p_out, t_out) = medians_ms(runtime, paths, feeds, args.runs)
+        for what, got in (("lowered", p_out), (f"lowered for {label}", t_out)):
             if not all(np.array_equal(g, w) for g, w in zip(got, want)):
                 raise SystemExit(f"style-transfer net: the {what} model's outputs differ")
         print(row("style-transfer net (reflect Pads of 4 and 1)", ref, p_ms, t_ms, same_graph(net, targeted)))
