@@ -58,6 +58,7 @@ fn the_table_is_generated_from_the_reports_beside_it() {
         "openvino",
         "openvino-targeted",
         "rten-targeted",
+        "tinygrad-targeted",
         "tinygrad",
         "tvm",
         "onnx2torch",

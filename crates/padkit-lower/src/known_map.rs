@@ -12,7 +12,7 @@ use padkit_onnx::pb::NodeProto;
 
 use crate::emit::Emitter;
 use crate::read::{Fill, Pad, zero};
-use crate::target::{BorderReads, EmptyOutputs, MAX_BORDER_SLICES};
+use crate::target::{BorderReads, EmptyOutputs, MAX_BORDER_SLICES, plain_number};
 use crate::{LowerError, MAX_MAP_LEN};
 use padkit::axis_map::{SourceRun as Run, source_runs};
 
@@ -31,25 +31,11 @@ pub(crate) fn emit(
         // (however long the other axes). In constant mode a fill fed at run time must
         // still be one element, as the Pad requires: the fill block checks it. Otherwise,
         // for a target that reads no empty constant, the data sliced to nothing
-        // ([`EmptyOutputs::SlicedData`]); for the others numbers and bool take a `ConstantOfShape` of
-        // zero (stock tract 0.23.9 reads an empty uint32 constant as int32), the other
-        // types an empty constant (ONNX Runtime 1.32's `ConstantOfShape` takes no
+        // ([`EmptyOutputs::SlicedData`]); for the others numbers and bool take a
+        // `ConstantOfShape` of zero (stock tract 0.23.9 reads an empty uint32 constant as
+        // int32), the other types an empty constant (ONNX Runtime 1.32's `ConstantOfShape` takes no
         // bfloat16, float8, int4, float4 or int2).
-        use DType::*;
-        let plain = matches!(
-            pad.dtype,
-            Bool | Int8
-                | Int16
-                | Int32
-                | Int64
-                | UInt8
-                | UInt16
-                | UInt32
-                | UInt64
-                | Float16
-                | Float32
-                | Float64
-        );
+        let plain = plain_number(pad.dtype) || pad.dtype == DType::Bool;
         let value = match (&pad.fill, pad.mode) {
             (Given::Fed(_), PadMode::Constant) => emit.fill_block(&pad.fill, out),
             _ if emit.empty_outputs() == EmptyOutputs::SlicedData => {

@@ -133,7 +133,29 @@ pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, L
     let mut walk = graph::Walk::new(model, options);
     walk.graph(&mut graph, &scope::Scope::default())?;
     lowered.graph = Some(graph);
+    drop_unused_padkit_import(&mut lowered);
     Ok(lowered)
+}
+
+/// Drops `model`'s import of padkit's own domain where no node uses it any more (its Pads
+/// lowered): a runtime that does not know the domain refuses a model importing it
+/// (tinygrad 0.14: "'ai.padkit' is not a valid Domain").
+fn drop_unused_padkit_import(model: &mut ModelProto) {
+    use padkit::onnx::PADKIT_DOMAIN;
+    use padkit_onnx::pb::GraphProto;
+    fn uses(g: &GraphProto) -> bool {
+        g.node.iter().any(|n| {
+            n.domain == PADKIT_DOMAIN
+                || (n.attribute.iter()).any(|a| a.g.iter().chain(&a.graphs).any(uses))
+        })
+    }
+    let in_functions = (model.functions.iter()).any(|f| {
+        f.node.iter().any(|n| n.domain == PADKIT_DOMAIN)
+            || f.opset_import.iter().any(|o| o.domain == PADKIT_DOMAIN)
+    });
+    if !in_functions && !model.graph.as_ref().is_some_and(uses) {
+        model.opset_import.retain(|o| o.domain != PADKIT_DOMAIN);
+    }
 }
 
 /// The crate's README, whose snippets run as doctests.

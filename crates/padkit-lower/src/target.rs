@@ -23,7 +23,7 @@ use padkit::{DType, Data, PadMode};
 /// assert_eq!(target, Target::OnnxRuntime);
 /// assert_eq!(target.to_string(), "onnxruntime");
 /// let unknown = "tvm".parse::<Target>().unwrap_err();
-/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu, openvino, rten"));
+/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu, openvino, rten, tinygrad"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -47,11 +47,13 @@ pub enum Target {
     OpenVino,
     /// rten (0.27, `Model::load` and `run`).
     Rten,
+    /// tinygrad (0.14.0, `tinygrad.nn.onnx.OnnxRunner`).
+    Tinygrad,
 }
 
 impl Target {
     /// Every target, as [`Target::name`] lists them.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 8] = [
         Target::Portable,
         Target::OnnxRuntime,
         Target::Tract,
@@ -59,6 +61,7 @@ impl Target {
         Target::TractGpu,
         Target::OpenVino,
         Target::Rten,
+        Target::Tinygrad,
     ];
 
     /// The target as `padkit lower --target` names it.
@@ -71,6 +74,7 @@ impl Target {
             Target::TractGpu => "tract-gpu",
             Target::OpenVino => "openvino",
             Target::Rten => "rten",
+            Target::Tinygrad => "tinygrad",
         }
     }
 
@@ -81,7 +85,8 @@ impl Target {
             | Target::Tract
             | Target::CandleOnnx
             | Target::OpenVino
-            | Target::Rten => BorderReads::Gathered,
+            | Target::Rten
+            | Target::Tinygrad => BorderReads::Gathered,
             Target::OnnxRuntime => BorderReads::SlicedRuns,
             Target::TractGpu => BorderReads::AscendingSlices,
         }
@@ -101,7 +106,7 @@ impl Target {
     /// How the lowering for this target writes an output known to be empty.
     pub(crate) fn empty_outputs(self) -> EmptyOutputs {
         match self {
-            Target::OpenVino => EmptyOutputs::SlicedData,
+            Target::OpenVino | Target::Tinygrad => EmptyOutputs::SlicedData,
             _ => EmptyOutputs::Block,
         }
     }
@@ -120,6 +125,7 @@ impl Target {
             Target::TractGpu => pad.mode == PadMode::Constant && tract(pad),
             Target::OpenVino => openvino(pad),
             Target::Rten => rten(pad),
+            Target::Tinygrad => tinygrad(pad),
         }
     }
 }
@@ -158,7 +164,9 @@ pub(crate) enum EmptyOutputs {
     Block,
     /// The data sliced to nothing and reshaped to the output's shape: for OpenVINO
     /// 2026.4.1, which reads an empty `Constant` or initializer as a scalar (measured:
-    /// dims [0, 5] give an output of shape []).
+    /// dims [0, 5] give an output of shape []), and tinygrad 0.14, whose parser refuses a
+    /// tensor without a data field ("only 1 data field is allowed"), as an empty one is
+    /// written.
     SlicedData,
 }
 
@@ -231,6 +239,26 @@ impl KnownPad {
     }
 }
 
+/// Whether `dtype` is an integer of 8 to 64 bits, float16, float or double: the numbers
+/// the runtimes graded hold (rten but a few of them).
+pub(crate) fn plain_number(dtype: DType) -> bool {
+    use DType::*;
+    matches!(
+        dtype,
+        Float16
+            | Float32
+            | Float64
+            | Int8
+            | Int16
+            | Int32
+            | Int64
+            | UInt8
+            | UInt16
+            | UInt32
+            | UInt64
+    )
+}
+
 /// The extent of an axis of extent `d` after `a`'s crops (the core has checked it fits).
 fn cropped(d: usize, a: &AxisPad) -> usize {
     let crop = a.begin.min(0).unsigned_abs() + a.end.min(0).unsigned_abs();
@@ -298,21 +326,7 @@ fn onnxruntime(p: &KnownPad) -> bool {
 /// and reflect reads outside the axis where a pad reaches its extent. Its `Pad` takes every
 /// numeric type tract holds but not bool.
 fn tract(p: &KnownPad) -> bool {
-    use DType::*;
-    let typed = matches!(
-        p.dtype,
-        Float16
-            | Float32
-            | Float64
-            | Int8
-            | Int16
-            | Int32
-            | Int64
-            | UInt8
-            | UInt16
-            | UInt32
-            | UInt64
-    );
+    let typed = plain_number(p.dtype);
     let moded = matches!(p.mode, PadMode::Constant | PadMode::Reflect | PadMode::Edge);
     // Pad-11 on: a `constant_value` input makes tract pad with it whatever the mode, and
     // it must be a scalar; tract reads a `value` attribute at every opset
@@ -572,4 +586,40 @@ fn rten_unheld(dtype: DType, fill: &Data) -> Option<String> {
         _ => true,
     };
     (!held).then(|| "rten holds int64 as int32, which does not hold its constant value".into())
+}
+
+/// tinygrad 0.14.0's `Pad` (`tinygrad/nn/onnx.py`, `OnnxRunner`'s `Pad` on
+/// `Tensor.pad`): pads, `constant_value` and `axes` must be constants (its
+/// `_resolve_const`); it reads no `paddings` (opset 1), holds no complex numbers, writes a
+/// negative zero fill as +0, refuses reflect where an axis is empty and wrap of a pad that
+/// reaches the extent, and reads an empty `axes` as every axis. Kept: a Pad that pads,
+/// from opset 2, of every numeric type it holds and bool, without crops, with a fill
+/// known when the model is read that is not a negative zero; reflect on known, non-empty
+/// extents inside each axis; wrap from opset 19 of pads below the extent.
+fn tinygrad(p: &KnownPad) -> bool {
+    let typed = plain_number(p.dtype) || p.dtype == DType::Bool;
+    if p.node_opset < 2
+        || !typed
+        || !p.no_crop()
+        || p.fill.is_none()
+        || p.touched().next().is_none()
+    {
+        return false;
+    }
+    let width = |v: i64| usize::try_from(v).unwrap_or(usize::MAX);
+    match p.mode {
+        PadMode::Constant => p.fill.as_ref().is_some_and(|f| !negative_zero(p.dtype, f)),
+        PadMode::Reflect => {
+            p.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+                && p.touched()
+                    .all(|(d, a)| d.is_some_and(|d| reflect_inside(d, a)))
+        }
+        PadMode::Edge => true,
+        PadMode::Wrap => {
+            p.node_opset >= 19
+                && p.touched()
+                    .all(|(d, a)| d.is_some_and(|d| width(a.begin) < d && width(a.end) < d))
+        }
+        PadMode::Symmetric => false,
+    }
 }

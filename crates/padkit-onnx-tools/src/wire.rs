@@ -10,7 +10,11 @@
 //! number (a model's graphs, nodes, attributes, tensors, sparse tensors, training infos
 //! and functions), unpacks the packed runs of `AttributeProto.floats`/`ints`,
 //! `TensorProto.dims` and its `*_data` numbers, and `SparseTensorProto.dims`, and copies
-//! every other field as it is.
+//! every other field as it is. It also writes an attribute's value field where a proto3
+//! writer leaves it out: onnx's writer (proto2) sets the field the attribute's type names
+//! (`i` of an INT, `f` of a FLOAT, `s` of a STRING) even when it holds 0, and readers
+//! written against onnx's output require it (tinygrad 0.14's parser fails on an INT
+//! attribute without `i`, as prost writes `axis = 0`).
 
 use anyhow::{Result, bail, ensure};
 use padkit_onnx::pb::{ModelProto, TensorProto};
@@ -154,13 +158,21 @@ fn walk(mut bytes: &[u8], kind: Kind, depth: usize, out: &mut Vec<u8>) -> Result
         "messages nest deeper than {MAX_DEPTH} levels"
     );
     let total = bytes.len();
+    // an attribute's type, and which of its scalar value fields (f, i, s) it holds
+    let (mut attribute_type, mut values) = (None, [false; 3]);
     while !bytes.is_empty() {
         let at = total - bytes.len();
         let key = decode_varint(&mut bytes).map_err(|e| fail(at, e))?;
         let (number, wire_type) = (key >> 3, key & 7);
+        if kind == Kind::Attribute && (2..=4).contains(&number) {
+            values[number as usize - 2] = true;
+        }
         match wire_type {
             0 => {
                 let v = decode_varint(&mut bytes).map_err(|e| fail(at, e))?;
+                if kind == Kind::Attribute && number == ATTRIBUTE_TYPE {
+                    attribute_type = Some(v);
+                }
                 encode_varint(key, out);
                 encode_varint(v, out);
             }
@@ -200,7 +212,30 @@ fn walk(mut bytes: &[u8], kind: Kind, depth: usize, out: &mut Vec<u8>) -> Result
             other => bail!("field at byte {at} has wire type {other}, which ONNX does not use"),
         }
     }
+    if let Some(t) = attribute_type {
+        write_zero_value(t, values, out);
+    }
     Ok(())
+}
+
+/// `AttributeProto.type`'s field number.
+const ATTRIBUTE_TYPE: u64 = 20;
+
+/// Appends the zero of the value field an attribute of type `t` (`AttributeProto.type`)
+/// names where `held` (whether `f`, `i`, `s`, fields 2 to 4, are present) says it is
+/// missing: what onnx's writer sets and a proto3 writer leaves out.
+fn write_zero_value(t: u64, held: [bool; 3], out: &mut Vec<u8>) {
+    // FLOAT = 1: f (field 2, fixed32); INT = 2: i (3, varint); STRING = 3: s (4, bytes)
+    let (index, key, zero): (usize, u64, &[u8]) = match t {
+        1 => (0, (2 << 3) | 5, &[0, 0, 0, 0]),
+        2 => (1, 3 << 3, &[0]),
+        3 => (2, (4 << 3) | 2, &[0]),
+        _ => return,
+    };
+    if !held[index] {
+        encode_varint(key, out);
+        out.extend_from_slice(zero);
+    }
 }
 
 /// Appends the packed run `body` of field `number` as one keyed element each.

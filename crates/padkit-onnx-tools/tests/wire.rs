@@ -271,3 +271,44 @@ fn malformed_encodings_are_errors() {
     let e = unpack(&model, Root::Model).unwrap_err().to_string();
     assert_eq!(e, "messages nest deeper than 100 levels");
 }
+
+#[test]
+fn an_attribute_of_zero_keeps_its_value_field_as_onnx_writes_it() {
+    use padkit_onnx::pb::attribute_proto::AttributeType;
+    use padkit_onnx::pb::{AttributeProto, GraphProto, ModelProto, NodeProto};
+    let attribute = |name: &str, t: AttributeType| AttributeProto {
+        name: name.into(),
+        r#type: t as i32,
+        ..Default::default()
+    };
+    let node = NodeProto {
+        op_type: "Gather".into(),
+        attribute: vec![
+            attribute("axis", AttributeType::Int),
+            attribute("value", AttributeType::Float),
+            attribute("mode", AttributeType::String),
+        ],
+        ..Default::default()
+    };
+    let graph = GraphProto {
+        node: vec![node],
+        ..Default::default()
+    };
+    let model = ModelProto {
+        graph: Some(graph),
+        ..Default::default()
+    };
+    let bytes = encode_model(&model).unwrap();
+    // each attribute: its name (field 1), its type (field 20, key 0xa0 0x01), then the
+    // value field the type names, at zero: i (field 3, a varint), f (field 2, four
+    // bytes), s (field 4, no bytes)
+    let holds = |run: &[u8]| bytes.windows(run.len()).any(|w| w == run);
+    assert!(holds(&[
+        0x0a, 4, b'a', b'x', b'i', b's', 0xa0, 0x01, 2, 0x18, 0
+    ]));
+    assert!(holds(&[
+        b'v', b'a', b'l', b'u', b'e', 0xa0, 0x01, 1, 0x15, 0, 0, 0, 0
+    ]));
+    assert!(holds(&[b'm', b'o', b'd', b'e', 0xa0, 0x01, 3, 0x22, 0]));
+    assert_eq!(ModelProto::decode(&bytes[..]).unwrap(), model);
+}
