@@ -59,6 +59,7 @@ fn the_table_is_generated_from_the_reports_beside_it() {
         "openvino-targeted",
         "rten-targeted",
         "tinygrad-targeted",
+        "tvm-targeted",
         "tinygrad",
         "tvm",
         "onnx2torch",

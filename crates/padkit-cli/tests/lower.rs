@@ -192,7 +192,7 @@ fn the_target_is_set_on_the_command_line() {
     assert!(done.status.success(), "{}", text(&done.stderr));
     assert!(!ops(&out).contains(&"Pad".to_string()), "{:?}", ops(&out));
     std::fs::remove_file(&out).unwrap();
-    let (_, refused) = lower("reflect", "tvm");
+    let (_, refused) = lower("reflect", "nnapi");
     assert_eq!(refused.status.code(), Some(2));
     let err = text(&refused.stderr);
     assert!(

@@ -69,6 +69,18 @@ impl Strategy {
 /// The Pad's own errors where padkit's core refuses it on what is known, and
 /// [`LowerError::NotLowered`] where no strategy writes it at `opset`.
 pub(crate) fn strategy(pad: &Pad, opset: i64, options: &Options) -> Result<Strategy, LowerError> {
+    let picked = pick(pad, opset, options)?;
+    if let (Strategy::ComputedMap(_), Some(why)) = (&picked, options.target.refuses_computed_maps())
+    {
+        return Err(pad.refuse(format!(
+            "its index maps would be computed at run time, and {why}"
+        )));
+    }
+    Ok(picked)
+}
+
+/// The strategy for `pad` ([`strategy`]), whether or not the target runs it.
+fn pick(pad: &Pad, opset: i64, options: &Options) -> Result<Strategy, LowerError> {
     let rank = pad.shape.len();
     if let (PadMode::Constant, Given::Known(fill)) = (pad.mode, &pad.fill)
         && let Some(why) = options.target.unheld_fill(pad.dtype, fill.data())

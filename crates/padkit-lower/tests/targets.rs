@@ -126,7 +126,7 @@ type Figures = (usize, usize, usize);
 /// docs/lower.md quotes: cases kept, of them beyond ONNX, the runtime's passes beyond ONNX
 /// aside (tract's GPU runtimes keep what stock tract, run on the CPU, computes).
 #[rustfmt::skip]
-const TARGETS: [(Target, &str, &str, &str, Figures); 7] = [
+const TARGETS: [(Target, &str, &str, &str, Figures); 8] = [
     (Target::OnnxRuntime, "peers.json", "onnxruntime", "onnxruntime-targeted", (2389, 0, 3044)),
     (Target::Tract, "padkit.json", "stock-tract", "targeted-tract", (1766, 0, 1947)),
     (Target::CandleOnnx, "padkit.json", "stock-candle", "targeted-candle", (261, 55, 245)),
@@ -134,6 +134,7 @@ const TARGETS: [(Target, &str, &str, &str, Figures); 7] = [
     (Target::OpenVino, "openvino.json", "openvino", "openvino-targeted", (1973, 0, 3556)),
     (Target::Rten, "rten.json", "rten", "rten-targeted", (807, 0, 1614)),
     (Target::Tinygrad, "tinygrad.json", "tinygrad", "tinygrad-targeted", (1838, 0, 3369)),
+    (Target::Tvm, "tvm.json", "tvm", "tvm-targeted", (1746, 0, 3403)),
 ];
 
 #[test]
