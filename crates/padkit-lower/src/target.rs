@@ -645,13 +645,16 @@ fn tinygrad(p: &KnownPad) -> bool {
 }
 
 /// TVM 0.27's `Pad` through Relax's ONNX frontend (`python/tvm/relax/frontend/onnx/
-/// onnx_frontend.py`, `Pad`), as its report on the suite grades it: it reads no opset-1
-/// `paddings`; reflect goes wrong where a pad reaches the extent, on rank 5, on an empty
-/// axis and where `axes` comes from a `Constant` node; edge and wrap go wrong where an
-/// axis is empty (wrap crashes there), wrap where it crops; it refuses rank 0 before opset
-/// 11. Kept: from opset 2 without crops, the numbers and bool, every extent known and none empty; constant with a fill
-/// known when the model is read; reflect below rank 5 without an `axes` input, inside each
-/// axis; edge; wrap from opset 19.
+/// onnx_frontend.py`, class `Pad`): from opset 2 (`_impl_v2`, so no opset-1 `paddings`),
+/// pads, value and axes constants only (`_parse_pads_and_axes`: "Dynamic pads are not
+/// supported yet"), constant by `topi.nn.pad`, edge by `topi.nn.replicate_pad`, reflect by
+/// `topi.nn.mirror_pad` (one mirror), wrap from opset 19. Its report on the suite grades the
+/// rest: reflect goes wrong where a pad reaches the extent, on rank 5, on an empty axis and
+/// where `axes` comes from a `Constant` node; edge and wrap go wrong where an axis is empty
+/// (wrap crashes there), wrap where it crops; rank 0 is refused before opset 11. Kept: from
+/// opset 2 without crops, the numbers and bool, every extent known and none empty; constant
+/// with a fill known when the model is read; reflect below rank 5 without an `axes` input,
+/// inside each axis; edge; wrap from opset 19.
 fn tvm(p: &KnownPad) -> bool {
     let typed = plain_number(p.dtype) || p.dtype == DType::Bool;
     let known = p.shape.iter().all(|d| d.is_some_and(|d| d > 0));
