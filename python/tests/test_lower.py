@@ -65,6 +65,11 @@ def test_lowered_models_compute_numpys_answer_on_onnx_runtime(mode, target):
         widths = widths_of(rank, pads, axes)
         kwargs = {"constant_values": 7} if mode == "constant" else {}
         want = np.pad(x, widths, mode, **kwargs)
+        if fed and target == "tvm":
+            # TVM's Relax frontend fixes the shapes of index maps computed in the graph
+            with pytest.raises(padkit.LowerError, match="computed at run time"):
+                padkit.lower(model, target=target)
+            continue
         lowered = padkit.lower(model, target=target)
         assert isinstance(lowered, onnx.ModelProto)
         got = run(lowered, feeds)

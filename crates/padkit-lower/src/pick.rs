@@ -62,6 +62,28 @@ impl Strategy {
     }
 }
 
+/// Why the options' target refuses `pad`, lowered by `strategy`, where it does: a constant
+/// fill its runtime holds in no op, or index maps computed at run time, which it does not
+/// run. Raised once the Pad is lowered, so that a bad Pad is refused with its own error, as
+/// the portable lowering refuses it.
+pub(crate) fn target_refusal(
+    pad: &Pad,
+    strategy: &Strategy,
+    options: &Options,
+) -> Option<LowerError> {
+    if let (PadMode::Constant, Given::Known(fill)) = (pad.mode, &pad.fill)
+        && let Some(why) = options.target.unheld_fill(pad.dtype, fill.data())
+    {
+        return Some(pad.refuse(why));
+    }
+    let why = options.target.refuses_computed_maps()?;
+    matches!(strategy, Strategy::ComputedMap(_)).then(|| {
+        pad.refuse(format!(
+            "its index maps would be computed at run time, and {why}"
+        ))
+    })
+}
+
 /// How `pad` is lowered for `options`, in a model whose default opset is `opset`.
 ///
 /// # Errors
@@ -69,24 +91,7 @@ impl Strategy {
 /// The Pad's own errors where padkit's core refuses it on what is known, and
 /// [`LowerError::NotLowered`] where no strategy writes it at `opset`.
 pub(crate) fn strategy(pad: &Pad, opset: i64, options: &Options) -> Result<Strategy, LowerError> {
-    let picked = pick(pad, opset, options)?;
-    if let (Strategy::ComputedMap(_), Some(why)) = (&picked, options.target.refuses_computed_maps())
-    {
-        return Err(pad.refuse(format!(
-            "its index maps would be computed at run time, and {why}"
-        )));
-    }
-    Ok(picked)
-}
-
-/// The strategy for `pad` ([`strategy`]), whether or not the target runs it.
-fn pick(pad: &Pad, opset: i64, options: &Options) -> Result<Strategy, LowerError> {
     let rank = pad.shape.len();
-    if let (PadMode::Constant, Given::Known(fill)) = (pad.mode, &pad.fill)
-        && let Some(why) = options.target.unheld_fill(pad.dtype, fill.data())
-    {
-        return Err(pad.refuse(why));
-    }
     let Some(spec) = pad.spec() else {
         // pads or axes known only at run time: index maps computed in the graph
         let axes = match &pad.axes {

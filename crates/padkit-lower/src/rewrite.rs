@@ -31,6 +31,7 @@ pub(crate) fn rewrite(
         _ => read::pad(node, opset, scope)?,
     };
     let strategy = pick::strategy(&pad, session.opset, session.options)?;
+    let refusal = pick::target_refusal(&pad, &strategy, session.options);
     let out = strategy.out(&pad.shape);
     let limit = session.options.max_output_bytes;
     let emitter = session.emitter(&pad.y);
@@ -42,6 +43,9 @@ pub(crate) fn rewrite(
         Strategy::Borders { axes, .. } => Rewrite::Lowered(borders::emit(emitter, &pad, &axes)?),
         Strategy::ComputedMap(c) => Rewrite::Lowered(computed_map::emit(emitter, &pad, &c, limit)?),
     };
+    if let Some(e) = refusal {
+        return Err(e);
+    }
     scope.types.insert(pad.y.clone(), (pad.dtype, out));
     Ok(rewrite)
 }
