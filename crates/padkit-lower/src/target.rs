@@ -253,6 +253,11 @@ impl KnownPad {
             .filter(|(_, a)| a.begin != 0 || a.end != 0)
     }
 
+    /// Every extent of the data known and not 0.
+    fn all_known_not_empty(&self) -> bool {
+        self.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+    }
+
     /// No pad is negative.
     fn no_crop(&self) -> bool {
         self.axes.iter().all(|a| a.begin >= 0 && a.end >= 0)
@@ -319,7 +324,7 @@ fn onnxruntime(p: &KnownPad) -> bool {
         PadMode::Symmetric => false,
     };
     // wrap fails on empty data ("Unexpected mode of 3": its empty-input path has no wrap)
-    let not_empty = p.shape.iter().all(|d| d.is_some_and(|d| d > 0));
+    let not_empty = p.all_known_not_empty();
     if !typed || !moded || p.shape.is_empty() || (p.mode == PadMode::Wrap && !not_empty) {
         return false;
     }
@@ -399,28 +404,11 @@ fn candle_onnx(p: &KnownPad) -> bool {
 /// reaches the output unchanged ([`openvino_fill`]).
 fn openvino(p: &KnownPad) -> bool {
     use DType::*;
-    let typed = matches!(
-        p.dtype,
-        Float16
-            | BFloat16
-            | Float32
-            | Float64
-            | Float8E4M3FN
-            | Float8E5M2
-            | Float8E8M0
-            | Float4E2M1
-            | Int4
-            | Int8
-            | Int16
-            | Int32
-            | Int64
-            | UInt4
-            | UInt8
-            | UInt16
-            | UInt32
-            | UInt64
-            | Bool
-    );
+    let typed = plain_number(p.dtype)
+        || matches!(
+            p.dtype,
+            Bool | BFloat16 | Float8E4M3FN | Float8E5M2 | Float8E8M0 | Float4E2M1 | Int4 | UInt4
+        );
     if !typed || p.shape.is_empty() || !p.no_crop() {
         return false;
     }
@@ -429,7 +417,7 @@ fn openvino(p: &KnownPad) -> bool {
             openvino_fill(p.dtype, f) && (p.node_opset >= 11 || finite(p.dtype, f))
         }),
         PadMode::Reflect => {
-            p.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+            p.all_known_not_empty()
                 && p.touched()
                     .all(|(d, a)| d.is_some_and(|d| reflect_inside(d, a)))
         }
@@ -590,7 +578,7 @@ fn rten(p: &KnownPad) -> bool {
     let axes = p.shape.iter().zip(&p.axes).enumerate();
     let mut touched = axes.filter(|(_, (_, a))| a.begin != 0 || a.end != 0);
     moded
-        && p.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+        && p.all_known_not_empty()
         && touched.all(|(axis, (d, a))| {
             let inside = p.mode != PadMode::Reflect || d.is_some_and(|d| reflect_inside(d, a));
             axis + 2 >= rank && inside
@@ -630,7 +618,7 @@ fn tinygrad(p: &KnownPad) -> bool {
     match p.mode {
         PadMode::Constant => p.fill.as_ref().is_some_and(|f| !negative_zero(p.dtype, f)),
         PadMode::Reflect => {
-            p.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+            p.all_known_not_empty()
                 && p.touched()
                     .all(|(d, a)| d.is_some_and(|d| reflect_inside(d, a)))
         }
@@ -657,7 +645,7 @@ fn tinygrad(p: &KnownPad) -> bool {
 /// inside each axis; edge; wrap from opset 19.
 fn tvm(p: &KnownPad) -> bool {
     let typed = plain_number(p.dtype) || p.dtype == DType::Bool;
-    let known = p.shape.iter().all(|d| d.is_some_and(|d| d > 0));
+    let known = p.all_known_not_empty();
     let scalar = p.shape.is_empty() && p.node_opset < 11;
     if p.node_opset < 2 || !typed || !p.no_crop() || !known || p.fill.is_none() || scalar {
         return false;
