@@ -65,9 +65,14 @@ def test_lowered_models_compute_numpys_answer_on_onnx_runtime(mode, target):
         widths = widths_of(rank, pads, axes)
         kwargs = {"constant_values": 7} if mode == "constant" else {}
         want = np.pad(x, widths, mode, **kwargs)
-        if fed and target == "tvm":
+        refusals = {
             # TVM's Relax frontend fixes the shapes of index maps computed in the graph
-            with pytest.raises(padkit.LowerError, match="computed at run time"):
+            "tvm": "computed at run time",
+            # onnx2torch 1.5.15 converts none of Shape, Equal or Cast from opset 19
+            "onnx2torch": "which onnx2torch does not run at opset 19",
+        }
+        if fed and target in refusals:
+            with pytest.raises(padkit.LowerError, match=refusals[target]):
                 padkit.lower(model, target=target)
             continue
         lowered = padkit.lower(model, target=target)

@@ -64,7 +64,7 @@ enum Command {
         #[arg(long, default_value_t = padkit_lower::DEFAULT_MAX_CONSTANT_BYTES)]
         max_constant_bytes: u64,
         /// The runtime the lowered model is for: `portable` (any: every Pad lowered),
-        /// `onnxruntime`, `tract`, `candle-onnx`, `openvino`, `rten`, `tinygrad` or `tvm` (the
+        /// `onnxruntime`, `tract`, `candle-onnx`, `openvino`, `rten`, `tinygrad`, `tvm` or `onnx2torch` (the
         /// Pads that runtime's own Pad runs right are kept as they are, the others lowered
         /// into ops it runs right), or `tract-gpu` (tract-cuda and tract-metal: only ops they
         /// run on the device).

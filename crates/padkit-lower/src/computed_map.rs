@@ -279,7 +279,8 @@ fn fed_axes(
 /// tract 0.23.9 keeps it in its symbolic dimension type and converts the int64 values it
 /// meets into that type through i32 (pads of 2^34 become 0); before opset 15 ONNX has no
 /// CastLike (and tract reads a Cast to int64 as that type too): there stock tract
-/// computes exactly only with pads within ±2^31 (docs/lower.md).
+/// computes exactly only with pads within ±2^31 (docs/lower.md). Nor is it written for a
+/// target whose runtime does not run it (onnx2torch).
 struct DataExtent {
     like: Option<Int64>,
 }
@@ -287,7 +288,7 @@ struct DataExtent {
 impl DataExtent {
     fn new(e: &mut Emitter<'_>) -> DataExtent {
         DataExtent {
-            like: (e.opset() >= 15).then(|| e.int64(0)),
+            like: (e.opset() >= 15 && e.converts("CastLike")).then(|| e.int64(0)),
         }
     }
 

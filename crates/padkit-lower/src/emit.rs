@@ -1,5 +1,6 @@
 //! The standard ONNX nodes a Pad becomes, written at the model's opset: constants as
-//! `Constant` nodes (valid in subgraphs and at every IR version), `Slice` from opset 10
+//! `Constant` nodes (valid in subgraphs and at every IR version) where the opset and the
+//! target's runtime take them, else initializers, `Slice` from opset 10
 //! (a `Gather` before), fill blocks from `ConstantOfShape` where the opset and element
 //! type allow it, or `Expand` of a fill fed at run time.
 
@@ -98,6 +99,11 @@ impl<'n> Emitter<'n> {
         self.opset
     }
 
+    /// Whether the target's runtime runs `op` at this opset ([`Target::converts`]).
+    pub(crate) fn converts(&self, op: &str) -> bool {
+        self.target.converts(op, self.opset)
+    }
+
     /// How borders are read.
     pub(crate) fn border_reads(&self) -> BorderReads {
         self.target.border_reads()
@@ -145,13 +151,16 @@ impl<'n> Emitter<'n> {
     /// as doubles, exact below 2^53, and cast to its type; before opset 6, whose `Cast`
     /// names its type by a string (which stock tract 0.23.9 and candle-onnx 0.11.1 do not
     /// read), and for the other types before 9, it becomes an initializer of the graph
-    /// instead, which takes every type at every opset.
+    /// instead, which takes every type at every opset. So does every constant for a target
+    /// whose runtime does not run `Constant` at the opset ([`Target::converts`]).
     pub(crate) fn constant(&mut self, t: &Tensor) -> String {
         let float = matches!(t.dtype(), DType::Float16 | DType::Float32 | DType::Float64);
-        if self.opset >= 9 || float {
+        let nodes = self.converts("Constant");
+        if nodes && (self.opset >= 9 || float) {
             return self.constant_node(t);
         }
-        if self.opset >= 6
+        if nodes
+            && self.opset >= 6
             && let Some(doubles) = as_doubles(t)
         {
             let doubles = self.constant_node(&doubles);
@@ -232,12 +241,15 @@ impl<'n> Emitter<'n> {
     }
 
     /// Whether a `ConstantOfShape` of a `dtype` value is written for the target: where the
-    /// opset takes the type ([`constant_of_shape_takes`]) and, for OpenVINO 2026.4.1, the
+    /// opset takes the type ([`constant_of_shape_takes`]), the runtime runs it at the opset
+    /// ([`Target::converts`]) and, for OpenVINO 2026.4.1, the
     /// type is of a byte or more (its `ConstantOfShape` and `Expand` of a 4-bit value
     /// repeat the value's byte, so every other element reads 0: measured).
     fn constant_of_shape_takes(&self, dtype: DType) -> bool {
         let sub_byte = dtype.element_bits() < 8;
-        constant_of_shape_takes(dtype, self.opset) && !(self.target == Target::OpenVino && sub_byte)
+        constant_of_shape_takes(dtype, self.opset)
+            && self.converts("ConstantOfShape")
+            && !(self.target == Target::OpenVino && sub_byte)
     }
 
     /// `x[starts..ends]` on `axes`, by a `Slice` of step 1: its attribute form before
@@ -394,10 +406,18 @@ impl<'n> Emitter<'n> {
     }
 
     /// `x` under the name `y`: the last node's output renamed, or an `Identity` where no
-    /// node was needed.
+    /// node was needed (a `Where` choosing `x` where the target's runtime does not run
+    /// `Identity` at the opset: onnx2torch 1.5.15 from opset 19).
     pub(crate) fn finish(mut self, x: &str, y: &str) -> Vec<NodeProto> {
+        let identity = self.converts("Identity");
         match self.nodes.last_mut() {
             Some(last) if last.output[0] == x => last.output[0] = y.to_string(),
+            _ if !identity => {
+                let yes = Tensor::new(DType::Bool, vec![], Data::Bytes(vec![1])).expect("true");
+                let yes = self.constant(&yes);
+                let chosen = self.node("Where", vec![yes, x.to_string(), x.to_string()], vec![]);
+                return self.finish(&chosen, y);
+            }
             _ => {
                 self.nodes.push(NodeProto {
                     name: self.names.fresh(&self.base),

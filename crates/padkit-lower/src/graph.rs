@@ -1,6 +1,8 @@
 //! The walk over a model's graphs, each Pad replaced in place; what is known of each value
 //! in a graph and the graphs around it is its [`Scope`] (`scope.rs`).
 
+use std::collections::HashSet;
+
 use padkit::Tensor;
 use padkit::onnx::{PADKIT_DOMAIN, is_default_domain};
 use padkit_onnx::graph::{describe, dims, value_info};
@@ -8,10 +10,10 @@ use padkit_onnx::pad_node::node_opset;
 use padkit_onnx::pb::{GraphProto, ModelProto, NodeProto, TensorProto};
 use padkit_onnx::proto::tensor_from_proto;
 
-use crate::LowerError;
 use crate::rewrite::{self, Rewrite};
 use crate::scope::{MAX_ELEMENTS, Scope, known};
-use crate::session::Session;
+use crate::session::{Session, collect_names};
+use crate::{LowerError, Target};
 use crate::{fold, widen};
 
 /// The walk over one model's graphs.
@@ -28,6 +30,11 @@ impl<'m> Walk<'m> {
         }
     }
 
+    /// The target's first refusal of a Pad the walk lowered ([`Session::refuse`]).
+    pub(crate) fn refusal(self) -> Option<LowerError> {
+        self.session.refusal
+    }
+
     /// Lowers every Pad of `g` and of its subgraphs, `outer` being what the graphs
     /// around it know.
     pub(crate) fn graph(
@@ -39,6 +46,8 @@ impl<'m> Walk<'m> {
         // the initializers this graph's Pads add (a subgraph's go into the subgraph)
         let first_initializer = self.session.initializers.len();
         let mut nodes = Vec::with_capacity(g.node.len());
+        // the values lowered Pads read, whose Constant nodes may be left unread
+        let mut read_by_lowered = HashSet::new();
         for mut node in std::mem::take(&mut g.node) {
             for a in &mut node.attribute {
                 for sub in a.g.iter_mut().chain(a.graphs.iter_mut()) {
@@ -55,7 +64,11 @@ impl<'m> Walk<'m> {
                             let (names, target) =
                                 (&mut self.session.names, self.session.options.target);
                             let wide = widen::where_needed(&node, &scope, lowered, names, target);
+                            if let Some(e) = unconverted(&node, &wide, target, self.session.opset) {
+                                self.session.refuse(e);
+                            }
                             nodes.extend(wide);
+                            read_by_lowered.extend(node.input);
                         }
                     }
                 }
@@ -78,6 +91,7 @@ impl<'m> Walk<'m> {
             }
         }
         g.node = nodes;
+        drop_unread_constants(g, &read_by_lowered);
         let added: Vec<TensorProto> = self
             .session
             .initializers
@@ -94,6 +108,54 @@ impl<'m> Walk<'m> {
         g.initializer.extend(added);
         Ok(())
     }
+}
+
+/// Removes from `g` the `Constant` nodes that only lowered Pads read (their values in
+/// `read_by_lowered`): left, a model would hold `Constant`s nothing reads, which a target's
+/// runtime may not run (onnx2torch 1.5.15 from opset 19), where a Pad's pads or axes came
+/// from one, as exporters write them.
+fn drop_unread_constants(g: &mut GraphProto, read_by_lowered: &HashSet<String>) {
+    if read_by_lowered.is_empty() {
+        return;
+    }
+    // what the graph's nodes, its subgraphs and its outputs still name
+    let mut named = HashSet::new();
+    for node in &g.node {
+        named.extend(node.input.iter().cloned());
+        for sub in node
+            .attribute
+            .iter()
+            .flat_map(|a| a.g.iter().chain(&a.graphs))
+        {
+            collect_names(sub, &mut named);
+        }
+    }
+    named.extend(g.output.iter().map(|v| v.name.clone()));
+    g.node.retain(|n| {
+        !matches!(kind(n), Kind::Constant)
+            || !read_by_lowered.contains(&n.output[0])
+            || named.contains(&n.output[0])
+    });
+}
+
+/// The refusal of Pad `node`, lowered into `lowered`, where `target`'s runtime does not
+/// run one of their ops at `opset` ([`Target::converts`]).
+fn unconverted(
+    node: &NodeProto,
+    lowered: &[NodeProto],
+    target: Target,
+    opset: i64,
+) -> Option<LowerError> {
+    let n = lowered
+        .iter()
+        .find(|n| !target.converts(&n.op_type, opset))?;
+    Some(LowerError::NotLowered {
+        node: describe(node),
+        why: format!(
+            "its lowering needs {}, which {target} does not run at opset {opset}",
+            n.op_type
+        ),
+    })
 }
 
 /// Refuses a model with a Pad where the walk of its graph does not reach: in the body of a

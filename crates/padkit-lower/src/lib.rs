@@ -132,6 +132,9 @@ pub fn lower_with(model: &ModelProto, options: &Options) -> Result<ModelProto, L
     let mut graph = lowered.graph.take().unwrap_or_default();
     let mut walk = graph::Walk::new(model, options);
     walk.graph(&mut graph, &scope::Scope::default())?;
+    if let Some(e) = walk.refusal() {
+        return Err(e);
+    }
     lowered.graph = Some(graph);
     drop_unused_padkit_import(&mut lowered);
     Ok(lowered)

@@ -64,8 +64,8 @@ impl Strategy {
 
 /// Why the options' target refuses `pad`, lowered by `strategy`, where it does: a constant
 /// fill its runtime holds in no op, or index maps computed at run time, which it does not
-/// run. Raised once the Pad is lowered, so that a bad Pad is refused with its own error, as
-/// the portable lowering refuses it.
+/// run. Raised once every Pad is lowered ([`crate::session::Session::refuse`]), so that a
+/// bad Pad is refused with its own error, as the portable lowering refuses it.
 pub(crate) fn target_refusal(
     pad: &Pad,
     strategy: &Strategy,

@@ -44,7 +44,7 @@ pub(crate) fn rewrite(
         Strategy::ComputedMap(c) => Rewrite::Lowered(computed_map::emit(emitter, &pad, &c, limit)?),
     };
     if let Some(e) = refusal {
-        return Err(e);
+        session.refuse(e);
     }
     scope.types.insert(pad.y.clone(), (pad.dtype, out));
     Ok(rewrite)

@@ -21,6 +21,10 @@ pub(crate) struct Session<'o> {
     /// Constants the lowering writes as initializers (before opset 9, those `Constant`
     /// does not hold), not yet added to the graph being lowered.
     pub(crate) initializers: Vec<TensorProto>,
+    /// The first refusal of the target's (a Pad its runtime cannot run however lowered),
+    /// raised once every Pad is lowered: a model with a bad Pad is refused with that Pad's
+    /// own error, as the portable lowering refuses it, wherever the two Pads are.
+    pub(crate) refusal: Option<LowerError>,
 }
 
 impl<'o> Session<'o> {
@@ -43,7 +47,13 @@ impl<'o> Session<'o> {
                 spent: 0,
             },
             initializers: vec![],
+            refusal: None,
         }
+    }
+
+    /// Records the target's refusal `e`, unless one came before.
+    pub(crate) fn refuse(&mut self, e: LowerError) {
+        self.refusal.get_or_insert(e);
     }
 
     /// An emitter of the nodes a Pad writing `y` becomes, for this model and target.
@@ -71,7 +81,7 @@ impl<'o> Session<'o> {
 }
 
 /// Every name `g` and its subgraphs define or read.
-fn collect_names(g: &GraphProto, names: &mut HashSet<String>) {
+pub(crate) fn collect_names(g: &GraphProto, names: &mut HashSet<String>) {
     let values = g.input.iter().chain(&g.output).chain(&g.value_info);
     names.extend(values.map(|v| v.name.clone()));
     names.extend(g.initializer.iter().map(|t| t.name.clone()));

@@ -23,7 +23,7 @@ use padkit::{DType, Data, PadMode};
 /// assert_eq!(target, Target::OnnxRuntime);
 /// assert_eq!(target.to_string(), "onnxruntime");
 /// let unknown = "nnapi".parse::<Target>().unwrap_err();
-/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu, openvino, rten, tinygrad, tvm"));
+/// assert!(unknown.to_string().contains("portable, onnxruntime, tract, candle-onnx, tract-gpu, openvino, rten, tinygrad, tvm, onnx2torch"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -51,11 +51,14 @@ pub enum Target {
     Tinygrad,
     /// TVM (0.27, Relax's `from_onnx`, compiled for `llvm`).
     Tvm,
+    /// onnx2torch (1.5.15, `convert`, run by PyTorch on the CPU), which converts each op
+    /// only at the versions it has a converter for ([`Target::converts`]).
+    Onnx2Torch,
 }
 
 impl Target {
     /// Every target, as [`Target::name`] lists them.
-    pub const ALL: [Target; 9] = [
+    pub const ALL: [Target; 10] = [
         Target::Portable,
         Target::OnnxRuntime,
         Target::Tract,
@@ -65,6 +68,7 @@ impl Target {
         Target::Rten,
         Target::Tinygrad,
         Target::Tvm,
+        Target::Onnx2Torch,
     ];
 
     /// The target as `padkit lower --target` names it.
@@ -79,6 +83,7 @@ impl Target {
             Target::Rten => "rten",
             Target::Tinygrad => "tinygrad",
             Target::Tvm => "tvm",
+            Target::Onnx2Torch => "onnx2torch",
         }
     }
 
@@ -91,7 +96,8 @@ impl Target {
             | Target::OpenVino
             | Target::Rten
             | Target::Tinygrad
-            | Target::Tvm => BorderReads::Gathered,
+            | Target::Tvm
+            | Target::Onnx2Torch => BorderReads::Gathered,
             Target::OnnxRuntime => BorderReads::SlicedRuns,
             Target::TractGpu => BorderReads::AscendingSlices,
         }
@@ -146,6 +152,20 @@ impl Target {
             Target::Rten => rten(pad),
             Target::Tinygrad => tinygrad(pad),
             Target::Tvm => tvm(pad),
+            Target::Onnx2Torch => onnx2torch(pad),
+        }
+    }
+
+    /// Whether this target's runtime runs `op` (of the default domain) in a model of
+    /// default opset `opset`. The lowering writes no other op: it holds its constants as
+    /// initializers where `Constant` is not run, and a Pad whose lowering needs an op the
+    /// runtime does not run at that opset is refused, naming the op.
+    pub(crate) fn converts(self, op: &str, opset: i64) -> bool {
+        match self {
+            Target::Onnx2Torch => ONNX2TORCH_OPS
+                .iter()
+                .any(|&(name, first, last)| name == op && (first..=last).contains(&opset)),
+            _ => true,
         }
     }
 }
@@ -519,18 +539,7 @@ fn finite(dtype: DType, fill: &Data) -> bool {
 /// ([`openvino`]): the value held ([`openvino_unheld`]) and exact through the `f32` the
 /// node keeps it in, and not a negative zero (written by `memset`).
 fn openvino_fill(dtype: DType, fill: &Data) -> bool {
-    use DType::*;
-    let Data::Bytes(bytes) = fill else {
-        return false;
-    };
-    let negative_zero = match dtype {
-        Float4E2M1 => bytes.as_slice() == [0x08],
-        Float16 | BFloat16 | Float32 | Float64 | Float8E4M3FN | Float8E5M2 => bytes
-            .split_last()
-            .is_some_and(|(&last, rest)| last == 0x80 && rest.iter().all(|&b| b == 0)),
-        _ => false,
-    };
-    if negative_zero || openvino_unheld(dtype, fill).is_some() {
+    if negative_zero(dtype, fill) || openvino_unheld(dtype, fill).is_some() {
         return false;
     }
     match Number::of(dtype, fill) {
@@ -630,6 +639,95 @@ fn tinygrad(p: &KnownPad) -> bool {
         }
         PadMode::Symmetric => false,
     }
+}
+
+/// The opsets at which onnx2torch 1.5.15 converts the ops the lowering writes (first,
+/// last). It looks a converter up by the op's version at the model's opset
+/// (`get_converter` in `onnx2torch/node_converters/registry.py`), and has converters
+/// (`@add_converter`) for these versions only: `Cast` 9 and 13, `Constant` 9 to 13,
+/// `ConstantOfShape` 9, `Equal` 7 to 13, `Identity` 1 to 16, `ReduceMax` 1 to 13,
+/// `Reshape` 5 to 14, `Shape` 1 to 15, `Squeeze` 1 to 21, `Transpose` 1 and 13,
+/// `Unsqueeze` 1 to 13, none of `CastLike`, and the other ops' every version from the
+/// first listed; so from opset 19 it runs none of `Cast`, `Constant`, `Equal`, `Identity`,
+/// `Reshape` or `Shape`.
+const ONNX2TORCH_OPS: [(&str, i64, i64); 25] = [
+    ("Abs", 6, i64::MAX),
+    ("Add", 1, i64::MAX),
+    ("Cast", 9, 18),
+    ("Concat", 4, i64::MAX),
+    ("Constant", 9, 18),
+    ("ConstantOfShape", 9, 19),
+    ("Div", 1, i64::MAX),
+    ("Equal", 7, 18),
+    ("Expand", 8, i64::MAX),
+    ("Gather", 1, i64::MAX),
+    ("Identity", 1, 18),
+    ("Less", 7, i64::MAX),
+    ("Mul", 1, i64::MAX),
+    ("Neg", 1, i64::MAX),
+    ("Range", 11, i64::MAX),
+    ("ReduceMax", 1, 17),
+    ("ReduceSum", 1, i64::MAX),
+    ("Reshape", 5, 18),
+    ("Shape", 1, 18),
+    ("Slice", 10, i64::MAX),
+    ("Squeeze", 1, 22),
+    ("Sub", 1, i64::MAX),
+    ("Transpose", 1, 20),
+    ("Unsqueeze", 1, 20),
+    ("Where", 9, i64::MAX),
+];
+
+/// onnx2torch 1.5.15's `Pad` (`onnx2torch/node_converters/pad.py`) on PyTorch's
+/// `F.pad`: converters for versions 2, 11 and 13 only (so opsets 2 to 17); constant,
+/// reflect and edge (`replicate`); version 2 reads a `constant_value` attribute, which
+/// ONNX's Pad-2 does not have, so it pads with 0 whatever its `value`; versions 11 and 13
+/// read pads and the fill at run time, the fill as a Python float (an int64's largest
+/// overflows). Reflect and edge pad no axis of the first two
+/// (`_torch_padding_to_mode_format`), and PyTorch pads 1 to 3 axes of a tensor of one or
+/// two more (so ranks 3 to 5), reflect by less than the extent; constant mode crops by
+/// negative pads, as padkit's core does. Kept: from opset 2 to 17, of the numbers, bool
+/// and bfloat16 (without a `constant_value` input, which it would hold), with a fill known when the model is read (a zero that is not negative at opset 2
+/// to 10, an integer a double holds from 11); constant mode with or without crops;
+/// reflect and edge without crops on known, non-empty extents, ranks 3 to 5, the first
+/// two axes not padded, reflect inside each axis.
+fn onnx2torch(p: &KnownPad) -> bool {
+    // (it converts no bfloat16 initializer: `torch.from_numpy` takes no ml_dtypes array)
+    let bfloat16 = p.dtype == DType::BFloat16 && p.value_input.is_none();
+    let typed = plain_number(p.dtype) || p.dtype == DType::Bool || bfloat16;
+    if !(2..=17).contains(&p.node_opset) || !typed || p.fill.is_none() {
+        return false;
+    }
+    if p.mode != PadMode::Constant && !p.no_crop() {
+        return false;
+    }
+    match p.mode {
+        PadMode::Constant => p.fill.as_ref().is_some_and(|f| match p.node_opset {
+            11.. => {
+                !matches!(Number::of(p.dtype, f), Some(Number::Int(v)) if v as f64 as i128 != v)
+            }
+            _ => !negative_zero(p.dtype, f) && zero(f),
+        }),
+        PadMode::Reflect | PadMode::Edge => {
+            let rank = p.shape.len();
+            let mut axes = p.shape.iter().zip(&p.axes).enumerate();
+            (3..=5).contains(&rank)
+                && p.all_known_not_empty()
+                && axes.all(|(axis, (d, a))| {
+                    let padded = a.begin != 0 || a.end != 0;
+                    let inside =
+                        p.mode != PadMode::Reflect || d.is_some_and(|d| reflect_inside(d, a));
+                    !padded || (axis >= 2 && inside)
+                })
+        }
+        PadMode::Wrap | PadMode::Symmetric => false,
+    }
+}
+
+/// Whether every byte of `fill` is 0 (a zero, or false, in every type but a negative
+/// zero's).
+fn zero(fill: &Data) -> bool {
+    matches!(fill, Data::Bytes(b) if b.iter().all(|&b| b == 0))
 }
 
 /// TVM 0.27's `Pad` through Relax's ONNX frontend (`python/tvm/relax/frontend/onnx/

@@ -126,7 +126,7 @@ type Figures = (usize, usize, usize);
 /// docs/lower.md quotes: cases kept, of them beyond ONNX, the runtime's passes beyond ONNX
 /// aside (tract's GPU runtimes keep what stock tract, run on the CPU, computes).
 #[rustfmt::skip]
-const TARGETS: [(Target, &str, &str, &str, Figures); 8] = [
+const TARGETS: [(Target, &str, &str, &str, Figures); 9] = [
     (Target::OnnxRuntime, "peers.json", "onnxruntime", "onnxruntime-targeted", (2389, 0, 3044)),
     (Target::Tract, "padkit.json", "stock-tract", "targeted-tract", (1766, 0, 1947)),
     (Target::CandleOnnx, "padkit.json", "stock-candle", "targeted-candle", (261, 55, 245)),
@@ -135,6 +135,7 @@ const TARGETS: [(Target, &str, &str, &str, Figures); 8] = [
     (Target::Rten, "rten.json", "rten", "rten-targeted", (807, 0, 1614)),
     (Target::Tinygrad, "tinygrad.json", "tinygrad", "tinygrad-targeted", (1838, 0, 3369)),
     (Target::Tvm, "tvm.json", "tvm", "tvm-targeted", (1746, 0, 3403)),
+    (Target::Onnx2Torch, "onnx2torch.json", "onnx2torch", "onnx2torch-targeted", (254, 0, 314)),
 ];
 
 #[test]
@@ -210,4 +211,31 @@ fn tract_lowers_the_pads_its_own_pad_reads_otherwise() {
         let got = padkit_tract::from_tract(&plan.run(tvec![x.into()]).unwrap()[0]).unwrap();
         assert_eq!(got, Tensor::from_slice(&[2, 5], &want).unwrap());
     }
+}
+
+/// onnx2torch 1.5.15 converts no `Constant`, `Identity` or `Shape` from opset 19: lowered
+/// for it, a Pad's constants are initializers, a Pad that pads nothing is a `Where`, the
+/// `Constant` node its pads came from is gone, and the lowering names what it cannot write.
+#[test]
+fn onnx2torch_gets_only_ops_it_converts() {
+    use padkit::Tensor;
+    use padkit_onnx_tools::model::Feed;
+    let x = Tensor::from_slice(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let options = Options::default().with_target(Target::Onnx2Torch);
+    for pads in [vec![0, 1, 0, 1], vec![0; 4]] {
+        let model = PadModel::new(19, "reflect", x.clone(), pads.clone(), Feed::ConstantNode);
+        let lowered = lower_with(&model.proto(), &options).unwrap();
+        let graph = lowered.graph.unwrap();
+        let ops: Vec<&str> = graph.node.iter().map(|n| n.op_type.as_str()).collect();
+        let want: &[&str] = match pads[1] {
+            0 => &["Where"],
+            _ => &["Slice", "Slice", "Concat"],
+        };
+        assert_eq!(ops, want, "{pads:?}");
+        // the slices' bounds, or Where's condition
+        assert!(!graph.initializer.is_empty());
+    }
+    let model = PadModel::new(19, "reflect", x, vec![0, 1, 0, 1], Feed::Input);
+    let e = lower_with(&model.proto(), &options).unwrap_err();
+    assert!(e.to_string().contains("does not run at opset 19"), "{e}");
 }
