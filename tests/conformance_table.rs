@@ -60,6 +60,7 @@ fn the_table_is_generated_from_the_reports_beside_it() {
         "rten-targeted",
         "tinygrad-targeted",
         "tvm-targeted",
+        "onnx2torch-targeted",
         "tinygrad",
         "tvm",
         "onnx2torch",

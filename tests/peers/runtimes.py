@@ -106,12 +106,46 @@ def binding_limit(name, model):
             # rten holds float32, int32, int8 and uint8 tensors, and int64 as int32
             if name == "rten" and code not in (1, 2, 3, 6, 7):
                 return f"the harness cannot {what} type {code} with rten (it holds no such tensor)"
-            if code in ML_DTYPES and not (name == "openvino" and code in OPENVINO_RAW):
+            raw = (name == "openvino" and code in OPENVINO_RAW) or (
+                name == "onnx2torch" and code in TORCH_RAW)
+            if code in ML_DTYPES and not raw:
                 return (f"the harness cannot {what} {ML_DTYPES[code]} with {name} (numpy holds "
                         f"it only as an ml_dtypes array, which {name}'s Python API does not take)")
             if code == 8 and name in strings:
                 return f"the harness cannot {what} strings with {name} (its tensors hold numbers only)"
     return None
+
+
+# The element types numpy holds only as ml_dtypes arrays that PyTorch's tensors hold (ONNX
+# code: torch's dtype name), handed over as the same bytes.
+TORCH_RAW = {
+    16: "bfloat16", 17: "float8_e4m3fn", 18: "float8_e4m3fnuz", 19: "float8_e5m2",
+    20: "float8_e5m2fnuz", 24: "float8_e8m0fnu",
+}
+
+
+def torch_tensor(x):
+    """`x` as a torch tensor: an ml_dtypes array (TORCH_RAW) by its bytes."""
+    import numpy as np
+    import torch
+
+    x = x.copy()  # (C-contiguous and writeable, of the same rank: 0 too)
+    if x.dtype.name in TORCH_RAW.values():
+        bits = np.uint16 if x.dtype.itemsize == 2 else np.uint8
+        return torch.from_numpy(x.view(bits)).view(getattr(torch, x.dtype.name))
+    return torch.from_numpy(x)
+
+
+def torch_array(t):
+    """The torch tensor `t` as a numpy array: a dtype of TORCH_RAW as its ml_dtypes array."""
+    import ml_dtypes
+    import torch
+
+    name = str(t.dtype).removeprefix("torch.")
+    if name in TORCH_RAW.values():
+        bits = torch.uint16 if t.element_size() == 2 else torch.uint8
+        return t.contiguous().view(bits).numpy().view(getattr(ml_dtypes, name))
+    return t.numpy()
 
 
 # The element types numpy holds only as ml_dtypes arrays that OpenVINO's tensors hold
@@ -217,10 +251,10 @@ def run_onnx2torch(model_path, model, feeds):
 
     net = convert(model).eval()
     with torch.no_grad():
-        out = net(*[torch.from_numpy(feeds[i.name].copy()) for i in model.graph.input])
+        out = net(*[torch_tensor(feeds[i.name]) for i in model.graph.input])
     if isinstance(out, (list, tuple)):
         out = out[0]
-    return out.numpy()
+    return torch_array(out)
 
 
 def run_rten(model_path, model, feeds):
