@@ -59,10 +59,6 @@ ORT_BINDING_ERRORS = (
 )
 
 
-def _ml_dtypes(name):
-    return f"numpy holds it only as ml_dtypes.{name}, which the Python binding does not convert"
-
-
 def harness_limit(engine, model):
     """Why the harness cannot feed `model`'s inputs to `engine` or read its outputs back,
     or None. These are the limits of the engine's Python binding (what numpy arrays it
@@ -76,35 +72,12 @@ def harness_limit(engine, model):
         # onnxruntime's binding converts only numpy's own types (session.run fails with
         # "Numpy_type N can't be converted to MLDataType", OrtValue.ortvalue_from_numpy with
         # "Creation of OrtValues is currently only supported from non-string numpy
-        # arrays"), and gives back no output of these types ("No corresponding Numpy type
-        # for Tensor Type"). Strings it does take (object arrays).
+        # arrays"), and gives back no output of the types numpy holds only through
+        # ml_dtypes ("No corresponding Numpy type for Tensor Type"). Strings it does take
+        # (object arrays). Those types (bfloat16, the float8s, the 4- and 2-bit types) are
+        # no limit: `run_onnxruntime` feeds them as OrtValues of their ONNX bytes tagged
+        # with their type and reads an output's bytes back (`_ort_run_raw`).
         "onnxruntime": {
-            # Not bfloat16 (16): session.run fails on an ml_dtypes.bfloat16 feed ("Numpy_type
-            # 256 can't be converted to MLDataType") and OrtValue.numpy() on a bfloat16
-            # output ("No corresponding Numpy type for Tensor Type. bfloat16"), but
-            # `run_onnxruntime` feeds it as OrtValues of its uint16 bits tagged BFLOAT16
-            # and reads the output's bytes back (`_ort_run_bfloat16`).
-            # ml_dtypes.float8_*: Cast-21 builds, its run fails: "Numpy_type 260..263
-            # can't be converted to MLDataType" (ORT has no Pad kernel for them, so a Pad
-            # session fails first, a refusal that stands).
-            17: _ml_dtypes("float8_e4m3fn"),
-            18: _ml_dtypes("float8_e4m3fnuz"),
-            19: _ml_dtypes("float8_e5m2"),
-            20: _ml_dtypes("float8_e5m2fnuz"),
-            # ml_dtypes.uint4 / int4: Cast-21 and DequantizeLinear-21 build, their run
-            # fails: "Numpy_type 273 / 272 can't be converted to MLDataType".
-            21: _ml_dtypes("uint4"),
-            22: _ml_dtypes("int4"),
-            # ml_dtypes.float4_e2m1fn: no CPU kernel takes it (every session fails first),
-            # and OrtValue.ortvalue_from_numpy refuses the array (numpy type 266).
-            23: _ml_dtypes("float4_e2m1fn"),
-            # ml_dtypes.float8_e8m0fnu: Cast-24 builds, its run fails: "Numpy_type 267
-            # can't be converted to MLDataType".
-            24: _ml_dtypes("float8_e8m0fnu"),
-            # ml_dtypes.uint2 / int2: Cast-25 and DequantizeLinear-25 build, their run
-            # fails: "Numpy_type 271 / 270 can't be converted to MLDataType".
-            25: _ml_dtypes("uint2"),
-            26: _ml_dtypes("int2"),
             # numpy's complex64 / complex128: OrtValue.ortvalue_from_numpy fails with
             # "Numpy_type 14 / 15 can't be converted to MLDataType". onnxruntime itself
             # registers no complex tensor type ("MLDataType for: tensor(complex64) is not
@@ -150,10 +123,6 @@ def load_feeds(case_dir, model):
     return feeds
 
 
-# bfloat16's ONNX element type code (DTYPE_NAMES).
-BFLOAT16 = 16
-
-
 def _declared_types(model):
     """The element type codes `model`'s graph inputs and outputs declare."""
     return {
@@ -163,39 +132,51 @@ def _declared_types(model):
     }
 
 
-def _ort_run_bfloat16(session, feeds):
-    """session.run for a model with bfloat16 inputs or outputs, which the binding's numpy
-    conversion does not take or give: each bfloat16 feed goes in as an OrtValue made from
-    its uint16 bits tagged BFLOAT16, every other feed as OrtValue.ortvalue_from_numpy; a
-    bfloat16 output comes back as its bytes, copied out of the OrtValue and viewed as
-    ml_dtypes.bfloat16 (the type onnx.numpy_helper gives the expected output)."""
+def _ort_run_raw(session, model, feeds):
+    """session.run for `model`, whose inputs or outputs hold types numpy holds only through
+    ml_dtypes, which the binding's numpy conversion does not take or give: each such feed
+    goes in as an OrtValue of its ONNX type made from the bytes ONNX holds it in
+    (`OrtValue.ortvalue_from_numpy_with_onnx_type` takes the tensor's shape from the array
+    it is handed and copies the tensor's bytes from its start: an array of one byte or one
+    uint16 an element, the packed bytes first), every other feed as
+    OrtValue.ortvalue_from_numpy; such an output comes back as its bytes, copied out of
+    the OrtValue, as the ml_dtypes array onnx.numpy_helper gives the expected output."""
     import ctypes
 
-    import ml_dtypes
     import onnxruntime as ort
-    from onnx import TensorProto
+    import runtimes
 
     values = {}
-    for name, x in feeds.items():
-        if x.dtype == ml_dtypes.bfloat16:
-            bits = np.ascontiguousarray(x).view(np.uint16)
-            values[name] = ort.OrtValue.ortvalue_from_numpy_with_onnx_type(
-                bits, TensorProto.BFLOAT16
-            )
-        else:
-            values[name] = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+    for graph_input in model.graph.input:
+        x = feeds[graph_input.name]
+        code = graph_input.type.tensor_type.elem_type
+        if code not in runtimes.ML_DTYPES:
+            values[graph_input.name] = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+            continue
+        holder = np.zeros(x.shape, np.uint16 if x.dtype.itemsize == 2 else np.uint8)
+        raw = runtimes.onnx_bytes(x, code)
+        holder.reshape(-1).view(np.uint8)[: raw.size] = raw
+        values[graph_input.name] = ort.OrtValue.ortvalue_from_numpy_with_onnx_type(holder, code)
     out = session.run_with_ort_values(None, values)[0]
-    if out.data_type() != "tensor(bfloat16)":
+    code = model.graph.output[0].type.tensor_type.elem_type
+    if code not in runtimes.ML_DTYPES:
         return out.numpy()
     shape = tuple(out.shape())
     count = int(np.prod(shape, dtype=np.int64))
+    bits = runtimes.SUB_BYTE_BITS.get(code, 16 if code == BFLOAT16 else 8)
     size = out.tensor_size_in_bytes()
-    if size != 2 * count:
-        raise NotRun(f"the harness cannot read a bfloat16 output of shape {list(shape)} "
-                     f"that holds {size} bytes")
+    if size != -(-count * bits // 8):
+        raise NotRun(f"the harness cannot read a {DTYPE_NAMES[code]} output of shape "
+                     f"{list(shape)} that holds {size} bytes")
     # An empty output may have no buffer at all: read nothing from it.
     raw = ctypes.string_at(out.data_ptr(), size) if size else b""
-    return np.frombuffer(raw, dtype=np.uint16).reshape(shape).view(ml_dtypes.bfloat16)
+    return runtimes.from_onnx_bytes(np.frombuffer(raw, np.uint8), shape, code)
+
+
+# bfloat16's ONNX element type code (DTYPE_NAMES), and those of every type numpy holds
+# only through ml_dtypes (tests/peers/runtimes.py's ML_DTYPES).
+BFLOAT16 = 16
+ML_DTYPE_CODES = range(16, 27)
 
 
 def run_onnxruntime(case_dir, model_path=None):
@@ -217,8 +198,8 @@ def run_onnxruntime(case_dir, model_path=None):
         raise NotRun(limit)
     feeds = load_feeds(case_dir, model)
     try:
-        if BFLOAT16 in _declared_types(model):
-            return _ort_run_bfloat16(session, feeds)
+        if _declared_types(model) & set(ML_DTYPE_CODES):
+            return _ort_run_raw(session, model, feeds)
         return session.run(None, feeds)[0]
     except Exception as e:
         # A conversion `harness_limit` does not know of: the binding's, not the runtime's.

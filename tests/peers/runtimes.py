@@ -157,49 +157,81 @@ OPENVINO_RAW = {
 }
 
 
+def ml_kind(code):
+    """The ml_dtypes type onnx's numpy_helper gives for ONNX type `code` (ML_DTYPES)."""
+    import ml_dtypes
+
+    return {
+        16: ml_dtypes.bfloat16, 17: ml_dtypes.float8_e4m3fn, 18: ml_dtypes.float8_e4m3fnuz,
+        19: ml_dtypes.float8_e5m2, 20: ml_dtypes.float8_e5m2fnuz, 21: ml_dtypes.uint4,
+        22: ml_dtypes.int4, 23: ml_dtypes.float4_e2m1fn, 24: ml_dtypes.float8_e8m0fnu,
+        25: ml_dtypes.uint2, 26: ml_dtypes.int2,
+    }[code]
+
+
+# The bits of an element of the ONNX types held below a byte.
+SUB_BYTE_BITS = {21: 4, 22: 4, 23: 4, 25: 2, 26: 2}
+
+
+def onnx_bytes(x, code):
+    """The ml_dtypes array `x` of ONNX type `code` as the bytes ONNX holds it in (uint8):
+    one element a byte or two, or packed below a byte, the first element in the lowest
+    bits."""
+    import numpy as np
+
+    raw = np.ascontiguousarray(x).reshape(-1).view(np.uint8)
+    bits = SUB_BYTE_BITS.get(code)
+    if bits is None:
+        return raw
+    per = 8 // bits
+    codes = np.zeros(-(-raw.size // per) * per, np.uint8)
+    codes[: raw.size] = raw & ((1 << bits) - 1)
+    lanes = codes.reshape(-1, per)
+    packed = np.zeros(lanes.shape[0], np.uint8)
+    for k in range(per):
+        packed |= lanes[:, k] << (bits * k)
+    return packed
+
+
+def from_onnx_bytes(raw, shape, code):
+    """The bytes `raw` (uint8) of a tensor of ONNX type `code` and `shape`, as ONNX holds
+    them (onnx_bytes), as the ml_dtypes array onnx's numpy_helper gives."""
+    import numpy as np
+
+    kind = ml_kind(code)
+    bits = SUB_BYTE_BITS.get(code)
+    if bits is None:
+        return raw.view(kind).reshape(shape)
+    n = int(np.prod(shape, dtype=np.int64))
+    per = 8 // bits
+    lanes = [(raw >> (bits * k)) & ((1 << bits) - 1) for k in range(per)]
+    codes = np.stack(lanes, axis=1).reshape(-1)[:n].astype(np.uint8)
+    if code in (22, 26):  # int4, int2: the code's two's complement
+        sign = 1 << (bits - 1)
+        return ((codes ^ sign).astype(np.int8) - sign).astype(kind).reshape(shape)
+    if code == 23:  # float4e2m1: the code is the value's bits
+        return codes.view(kind).reshape(shape)
+    return codes.astype(kind).reshape(shape)
+
+
 def openvino_tensor(x, code):
     """The ml_dtypes array `x` as an OpenVINO tensor of ONNX type `code` (OPENVINO_RAW)."""
     import numpy as np
     import openvino as ov
 
-    name, bits = OPENVINO_RAW[code]
+    name, _ = OPENVINO_RAW[code]
     tensor = ov.Tensor(getattr(ov.Type, name), ov.Shape(list(x.shape)))
-    raw = np.ascontiguousarray(x).view(np.uint8 if bits <= 8 else np.uint16).reshape(-1)
-    if bits < 8:
-        per = 8 // bits
-        codes = np.zeros(-(-raw.size // per) * per, np.uint8)
-        codes[: raw.size] = raw & ((1 << bits) - 1)
-        lanes = codes.reshape(-1, per).astype(np.uint8)
-        raw = np.zeros(lanes.shape[0], np.uint8)
-        for k in range(per):
-            raw |= lanes[:, k] << (bits * k)
-    tensor.data.view(np.uint8).reshape(-1)[:] = raw.view(np.uint8)
+    tensor.data.view(np.uint8).reshape(-1)[:] = onnx_bytes(x, code)
     return tensor
 
 
 def openvino_array(tensor, code):
     """OpenVINO's output `tensor` of ONNX type `code` (OPENVINO_RAW) as the ml_dtypes array
     onnx's numpy_helper gives for that type."""
-    import ml_dtypes
     import numpy as np
 
-    _, bits = OPENVINO_RAW[code]
-    shape = tuple(tensor.shape)
-    n = int(np.prod(shape, dtype=np.int64))
     raw = np.array(tensor.data, copy=True).view(np.uint8).reshape(-1)
-    kind = {16: ml_dtypes.bfloat16, 17: ml_dtypes.float8_e4m3fn, 19: ml_dtypes.float8_e5m2,
-            21: ml_dtypes.uint4, 22: ml_dtypes.int4, 23: ml_dtypes.float4_e2m1fn,
-            24: ml_dtypes.float8_e8m0fnu, 25: ml_dtypes.uint2}[code]
-    if bits >= 8:
-        return raw.view(kind).reshape(shape)
-    per = 8 // bits
-    lanes = [(raw >> (bits * k)) & ((1 << bits) - 1) for k in range(per)]
-    codes = np.stack(lanes, axis=1).reshape(-1)[:n].astype(np.uint8)
-    if code == 22:  # int4: the code's two's complement
-        return ((codes ^ 8).astype(np.int8) - 8).astype(kind).reshape(shape)
-    if code == 23:  # float4e2m1: the code is the value's bits
-        return codes.view(kind).reshape(shape)
-    return codes.astype(kind).reshape(shape)
+    return from_onnx_bytes(raw, tuple(tensor.shape), code)
 
 
 def run_openvino(model_path, model, feeds):
