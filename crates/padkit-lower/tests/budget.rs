@@ -88,3 +88,26 @@ fn an_index_map_above_the_cap_is_refused_by_its_axis() {
         other => panic!("not refused for its map: {:?}", other.map(|_| ())),
     }
 }
+
+/// A string is counted as its bytes and 32 more, what the process holds for it beside
+/// them (so that the process's peak stays within about three times the budget): a fill
+/// block of 10 000 strings of 5 bytes takes 370 000 bytes of budget; 360 000 are refused.
+#[test]
+fn a_string_is_counted_as_what_the_process_holds_for_it() {
+    use padkit::{DType, Data};
+    let strings = |shape: Vec<usize>, s: &str| {
+        let n = shape.iter().product();
+        Tensor::new(DType::String, shape, Data::Strings(vec![s.to_string(); n])).unwrap()
+    };
+    let x = strings(vec![1], "x");
+    let m = PadModel::new(13, "constant", x, vec![0, 10_000], Feed::Initializer)
+        .with_value(strings(vec![], "fill!"), Feed::Initializer)
+        .proto();
+    let budget = |bytes: u64| Options::default().with_max_constant_bytes(bytes);
+    // (and the slice bounds' few int64s)
+    assert!(lowered_bytes(&m, &budget(370_100)).is_ok());
+    assert!(matches!(
+        lower_with(&m, &budget(360_000)),
+        Err(LowerError::Budget { .. })
+    ));
+}
