@@ -84,6 +84,26 @@ def test_lowered_models_compute_numpys_answer_on_onnx_runtime(mode, target):
             np.testing.assert_array_equal(run(model, feeds), want)
 
 
+@pytest.mark.parametrize("mode", ["constant", "edge"])
+def test_an_output_empty_at_run_time_needs_no_index_map(mode):
+    # pads fed at run time that widen an axis far past padkit-lower's cap on its index maps
+    # (2^24), of data whose other axis is empty: lowered for ONNX Runtime, which takes a
+    # shape computed in the graph, the output is empty of the right shape, no map computed
+    x = np.zeros((0, 3), np.float32)
+    wide = (1 << 25) + 5
+    model = pad_model(13, mode, x, [0, 0, 0, wide], 0, pads_as_input=True)
+    lowered = padkit.lower(model, target="onnxruntime")
+    assert len(lowered.SerializeToString()) < 20_000
+    got = run(lowered, {"x": x, "pads": np.array([0, 0, 0, wide], np.int64)})
+    assert got.shape == (0, 3 + wide) and got.dtype == np.float32
+    # (and where the output is not empty, it pads)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    lowered = padkit.lower(pad_model(13, mode, x, [0, 1, 0, 2], 0, pads_as_input=True),
+                           target="onnxruntime")
+    got = run(lowered, {"x": x, "pads": np.array([0, 1, 0, 2], np.int64)})
+    np.testing.assert_array_equal(got, np.pad(x, [(0, 0), (1, 2)], mode))
+
+
 def test_bytes_in_bytes_out_and_paths(tmp_path):
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     model = pad_model(13, "edge", x, [0, 1, 0, 2], 0)

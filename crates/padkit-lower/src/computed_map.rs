@@ -17,7 +17,9 @@
 //! before anything is allocated: pads other than two per axis, axes out of range or named
 //! twice, a negative extent, crops past the axis or padding from an empty window in the
 //! index modes, an output above the limit; with strict ONNX semantics, reflect pads above
-//! the window's length − 1.
+//! the window's length − 1. An output found empty needs no map where the target's runtime
+//! takes a computed shape: each axis is gathered by a map of nothing, then the result is
+//! reshaped to the output's extents ([`crate::Target::takes_computed_shapes`]).
 //!
 //! The maps are written in [`arith`](crate::arith)'s typed int64 arithmetic: each guard
 //! reads as the sum or comparison it computes.
@@ -25,7 +27,7 @@
 use padkit::{DType, PadMode};
 use padkit_onnx::pb::NodeProto;
 
-use crate::arith::{Flag, Int64, Value};
+use crate::arith::{Cond, Flag, Int64, Value};
 use crate::emit::Emitter;
 use crate::pick::Computed;
 use crate::read::Pad;
@@ -77,19 +79,31 @@ pub(crate) fn emit(
         let d = extent.of(&mut e, pad, axis.axis);
         extents.push(extent_of(&mut e, pad, c, axis, d, &k, &mut flags)?);
     }
+    // Where the runtime takes a computed shape, an output found empty is gathered by maps
+    // of nothing and reshaped to its extents; elsewhere a map above the cap fails there.
+    let reshaped = !extents.is_empty() && e.takes_computed_shapes();
+    let mut empty = None;
     if !extents.is_empty() {
-        size_flags(&mut e, pad, &extents, &extent, limit, &mut flags);
+        let sized = size_flags(&mut e, pad, &extents, &extent, limit, &mut flags);
+        empty = reshaped.then_some(sized);
     }
     // 0, or a run-time error where any flag is raised: it offsets every extent (or, with
     // no axis padded, the positions the output reads), so nothing is allocated before it.
     let checked = e.guard(flags);
     let none_padded = extents.is_empty();
+    let shape = match reshaped {
+        true => Some(output_shape(&mut e, pad, &extents, &extent)),
+        false => None,
+    };
     let mut value = pad.x.clone();
     for x in extents {
-        value = gather_axis(&mut e, pad, &value, x, &checked, &k);
+        value = gather_axis(&mut e, pad, &value, x, (&checked, empty.as_ref()), &k);
     }
     if none_padded {
         value = unpadded(&mut e, pad, &value, &extent, &checked, &k);
+    }
+    if let Some(shape) = shape {
+        value = e.op("Reshape", &[&value, &shape]);
     }
     Ok(e.finish(&value, &pad.y))
 }
@@ -423,8 +437,9 @@ fn spread(
 }
 
 /// Onto `flags`, those of the output as a whole: its element count (in double precision:
-/// no overflow) above `limit`, and an index map longer than padkit-lower's cap where the
-/// output is empty (its extents may be anything; nothing is read).
+/// no overflow) above `limit`, and, where the target's runtime takes no computed shape,
+/// an index map longer than padkit-lower's cap where the output is empty (its extents may
+/// be anything; nothing is read). Returns whether the output is empty.
 fn size_flags(
     e: &mut Emitter<'_>,
     pad: &Pad,
@@ -432,7 +447,7 @@ fn size_flags(
     extent: &DataExtent,
     limit: Option<u64>,
     flags: &mut Vec<Flag>,
-) {
+) -> Cond {
     let mut count = e.double(1.0);
     for axis in 0..pad.shape.len() {
         let n = match extents.iter().find(|x| x.axis == axis) {
@@ -450,22 +465,41 @@ fn size_flags(
     }
     let nothing = e.double(0.0);
     let empty = e.equal(&count, &nothing);
-    let cap = e.int64(MAX_MAP_LEN as i64);
-    for x in extents {
-        let long = e.less(&cap, &x.n);
-        let long = e.flag(&long);
-        let zero = e.int64(0);
-        flags.push(e.select(&empty, &long, &Flag::off(&zero)));
+    if !e.takes_computed_shapes() {
+        let cap = e.int64(MAX_MAP_LEN as i64);
+        for x in extents {
+            let long = e.less(&cap, &x.n);
+            let long = e.flag(&long);
+            let zero = e.int64(0);
+            flags.push(e.select(&empty, &long, &Flag::off(&zero)));
+        }
     }
+    empty
 }
 
-/// `value` gathered along padded axis `x` by its map, past the guard `checked`.
+/// The output's extents as a 1-D int64 value: each padded axis' `n`, each other axis' data
+/// extent.
+fn output_shape(e: &mut Emitter<'_>, pad: &Pad, extents: &[Extent], extent: &DataExtent) -> Int64 {
+    let one = e.int64s(1);
+    let mut parts = vec![];
+    for axis in 0..pad.shape.len() {
+        let n = match extents.iter().find(|x| x.axis == axis) {
+            Some(x) => x.n.clone(),
+            None => extent.of(e, pad, axis),
+        };
+        parts.push(e.op("Reshape", &[&n, &one]));
+    }
+    Int64::named(e.concat(parts, 0))
+}
+
+/// `value` gathered along padded axis `x` by its map, past the guard `checked`; by a map
+/// of nothing where `empty` (given) holds, the output being empty.
 fn gather_axis(
     e: &mut Emitter<'_>,
     pad: &Pad,
     value: &str,
     x: Extent,
-    checked: &Int64,
+    (checked, empty): (&Int64, Option<&Cond>),
     Ints { zero, one }: &Ints,
 ) -> String {
     let Extent {
@@ -476,7 +510,10 @@ fn gather_axis(
         n,
         spread,
     } = x;
-    let n = e.add(&n, checked);
+    let mut n = e.add(&n, checked);
+    if let Some(empty) = empty {
+        n = e.select(empty, zero, &n);
+    }
     let o = e.range(zero, &n, one);
     // Past the guard, what follows cannot wrap: in the index modes the checks bound both
     // pads by the extents; in constant mode a pad before the data may be near i64::MIN

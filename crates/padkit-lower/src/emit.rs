@@ -104,6 +104,12 @@ impl<'n> Emitter<'n> {
         self.target.converts(op, self.opset)
     }
 
+    /// Whether the target's runtime takes a shape computed in the graph
+    /// ([`Target::takes_computed_shapes`]).
+    pub(crate) fn takes_computed_shapes(&self) -> bool {
+        self.target.takes_computed_shapes()
+    }
+
     /// How borders are read.
     pub(crate) fn border_reads(&self) -> BorderReads {
         self.target.border_reads()

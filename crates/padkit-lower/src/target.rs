@@ -128,6 +128,22 @@ impl Target {
         }
     }
 
+    /// Whether this target's runtime takes a shape computed in the graph (`Reshape` to
+    /// one), so that an output found empty at run time is that shape with no index map
+    /// computed. Stock tract 0.23.9 takes none (the portable lowering runs there, as does
+    /// tract's GPU runtimes'); candle-onnx's `Reshape` of an empty tensor is not graded;
+    /// TVM's target computes no map at run time.
+    pub(crate) fn takes_computed_shapes(self) -> bool {
+        matches!(
+            self,
+            Target::OnnxRuntime
+                | Target::OpenVino
+                | Target::Rten
+                | Target::Tinygrad
+                | Target::Onnx2Torch
+        )
+    }
+
     /// How the lowering for this target writes an output known to be empty.
     pub(crate) fn empty_outputs(self) -> EmptyOutputs {
         match self {
