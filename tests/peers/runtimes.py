@@ -106,9 +106,7 @@ def binding_limit(name, model):
             # rten holds float32, int32, int8 and uint8 tensors, and int64 as int32
             if name == "rten" and code not in (1, 2, 3, 6, 7):
                 return f"the harness cannot {what} type {code} with rten (it holds no such tensor)"
-            raw = (name == "openvino" and code in OPENVINO_RAW) or (
-                name == "onnx2torch" and code in TORCH_RAW)
-            if code in ML_DTYPES and not raw:
+            if code in ML_DTYPES and code not in RAW.get(name, ()):
                 return (f"the harness cannot {what} {ML_DTYPES[code]} with {name} (numpy holds "
                         f"it only as an ml_dtypes array, which {name}'s Python API does not take)")
             if code == 8 and name in strings:
@@ -122,6 +120,43 @@ TORCH_RAW = {
     16: "bfloat16", 17: "float8_e4m3fn", 18: "float8_e4m3fnuz", 19: "float8_e5m2",
     20: "float8_e5m2fnuz", 24: "float8_e8m0fnu",
 }
+
+
+# The element types numpy holds only as ml_dtypes arrays that tinygrad's tensors hold
+# (ONNX code: tinygrad's dtype name), handed over as the same bytes, bitcast.
+TINYGRAD_RAW = {
+    16: "bfloat16", 17: "fp8e4m3", 18: "fp8e4m3fnuz", 19: "fp8e5m2", 20: "fp8e5m2fnuz",
+}
+
+# The element types numpy holds only as ml_dtypes arrays that TVM's tensors take and give as
+# they are (`tvm.runtime.tensor`, `.numpy()`); not the 4-bit integers, whose arrays TVM
+# reads as packed ("TensorCopyFromBytes: size mismatch"), nor the 2-bit ones, nor
+# float4e2m1, whose tensor, handed to a compiled model, kills the process (a segfault,
+# whatever the model: measured on a constant Pad of opset 23).
+TVM_RAW = {16, 17, 18, 19, 20, 24}
+
+
+def tinygrad_tensor(x, code):
+    """`x` as a tinygrad tensor: an ml_dtypes array of ONNX type `code` (TINYGRAD_RAW) by
+    its bytes, bitcast."""
+    import numpy as np
+    from tinygrad import Tensor, dtypes
+
+    if code not in TINYGRAD_RAW:
+        return Tensor(x)
+    bits = np.uint16 if x.dtype.itemsize == 2 else np.uint8
+    return Tensor(x.copy().view(bits)).bitcast(getattr(dtypes, TINYGRAD_RAW[code]))
+
+
+def tinygrad_array(t, code):
+    """tinygrad's output `t` of ONNX type `code` as a numpy array (TINYGRAD_RAW: the
+    ml_dtypes array of its bytes)."""
+    from tinygrad import dtypes
+
+    if code not in TINYGRAD_RAW:
+        return t.numpy()
+    bits = dtypes.uint16 if t.dtype.itemsize == 2 else dtypes.uint8
+    return t.bitcast(bits).numpy().view(ml_kind(code))
 
 
 def torch_tensor(x):
@@ -214,6 +249,13 @@ def from_onnx_bytes(raw, shape, code):
     return codes.astype(kind).reshape(shape)
 
 
+# The types each runtime is handed as raw bytes or as ml_dtypes arrays (binding_limit).
+RAW = {
+    "openvino": set(OPENVINO_RAW), "onnx2torch": set(TORCH_RAW),
+    "tinygrad": set(TINYGRAD_RAW), "tvm": TVM_RAW,
+}
+
+
 def openvino_tensor(x, code):
     """The ml_dtypes array `x` as an OpenVINO tensor of ONNX type `code` (OPENVINO_RAW)."""
     import numpy as np
@@ -255,12 +297,13 @@ def run_openvino(model_path, model, feeds):
 
 def run_tinygrad(model_path, model, feeds):
     os.environ.setdefault("DEV", "CPU")
-    from tinygrad import Tensor
     from tinygrad.nn.onnx import OnnxRunner
 
     runner = OnnxRunner(model_path)
-    out = runner({name: Tensor(x) for name, x in feeds.items()})
-    return out[model.graph.output[0].name].numpy()
+    code = {i.name: i.type.tensor_type.elem_type for i in model.graph.input}
+    out = runner({name: tinygrad_tensor(x, code[name]) for name, x in feeds.items()})
+    y = model.graph.output[0]
+    return tinygrad_array(out[y.name], y.type.tensor_type.elem_type)
 
 
 def run_tvm(model_path, model, feeds):

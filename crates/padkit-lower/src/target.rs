@@ -52,7 +52,8 @@ pub enum Target {
     /// TVM (0.27, Relax's `from_onnx`, compiled for `llvm`).
     Tvm,
     /// onnx2torch (1.5.15, `convert`, run by PyTorch on the CPU), which converts each op
-    /// only at the versions it has a converter for ([`Target::converts`]).
+    /// only at the versions it has a converter for: the lowering for it writes no other,
+    /// and refuses a Pad that needs one.
     Onnx2Torch,
 }
 
@@ -292,6 +293,16 @@ impl KnownPad {
     /// Every extent of the data known and not 0.
     fn all_known_not_empty(&self) -> bool {
         self.shape.iter().all(|d| d.is_some_and(|d| d > 0))
+    }
+
+    /// The output is empty, known so when the model is read: an axis cropped to nothing
+    /// (the data's extents all known).
+    fn output_empty(&self) -> bool {
+        let out = |(d, a): (&Option<usize>, &AxisPad)| {
+            d.map(|d| d as i128 + i128::from(a.begin) + i128::from(a.end))
+        };
+        let out: Option<Vec<i128>> = self.shape.iter().zip(&self.axes).map(out).collect();
+        out.is_some_and(|out| out.contains(&0))
     }
 
     /// No pad is negative.
@@ -753,13 +764,24 @@ fn zero(fill: &Data) -> bool {
 /// `topi.nn.mirror_pad` (one mirror), wrap from opset 19. Its report on the suite grades the
 /// rest: reflect goes wrong where a pad reaches the extent, on rank 5, on an empty axis and
 /// where `axes` comes from a `Constant` node; edge and wrap go wrong where an axis is empty
-/// (wrap crashes there), wrap where it crops; rank 0 is refused before opset 11. Kept: from
-/// opset 2 without crops, the numbers and bool, every extent known and none empty; constant
-/// with a fill known when the model is read; reflect below rank 5 without an `axes` input,
-/// inside each axis; edge; wrap from opset 19.
+/// (wrap crashes there), wrap where it crops; rank 0 is refused before opset 11; every Pad
+/// that crops data of known, non-empty extents to nothing passes, of every type TVM holds
+/// (its tensors take bfloat16, the float8s and float8e8m0 as ml_dtypes arrays), where the
+/// lowering's empty constant fails ("Invalid DLTensor"). Kept: from opset 2, every extent
+/// known and none empty, with a fill known when the model is read: a Pad cropping to
+/// nothing of those types; without crops, the numbers and bool in constant mode, edge,
+/// reflect below rank 5 without an `axes` input, inside each axis, and wrap from opset 19.
 fn tvm(p: &KnownPad) -> bool {
-    let typed = plain_number(p.dtype) || p.dtype == DType::Bool;
+    use DType::*;
+    let typed = plain_number(p.dtype) || p.dtype == Bool;
     let known = p.all_known_not_empty();
+    let held = matches!(
+        p.dtype,
+        BFloat16 | Float8E4M3FN | Float8E4M3FNUZ | Float8E5M2 | Float8E5M2FNUZ | Float8E8M0
+    );
+    if p.node_opset >= 2 && known && p.fill.is_some() && p.output_empty() {
+        return typed || held;
+    }
     let scalar = p.shape.is_empty() && p.node_opset < 11;
     if p.node_opset < 2 || !typed || !p.no_crop() || !known || p.fill.is_none() || scalar {
         return false;

@@ -133,8 +133,8 @@ const TARGETS: [(Target, &str, &str, &str, Figures); 9] = [
     (Target::TractGpu, "padkit.json", "stock-tract", "targeted-tract-gpu", (869, 0, 1947)),
     (Target::OpenVino, "openvino.json", "openvino", "openvino-targeted", (1973, 0, 3556)),
     (Target::Rten, "rten.json", "rten", "rten-targeted", (807, 0, 1614)),
-    (Target::Tinygrad, "tinygrad.json", "tinygrad", "tinygrad-targeted", (1838, 0, 3369)),
-    (Target::Tvm, "tvm.json", "tvm", "tvm-targeted", (1746, 0, 3403)),
+    (Target::Tinygrad, "tinygrad.json", "tinygrad", "tinygrad-targeted", (1838, 0, 3466)),
+    (Target::Tvm, "tvm.json", "tvm", "tvm-targeted", (2259, 0, 3941)),
     (Target::Onnx2Torch, "onnx2torch.json", "onnx2torch", "onnx2torch-targeted", (254, 0, 314)),
 ];
 
