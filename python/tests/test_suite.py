@@ -174,9 +174,7 @@ def onnxruntime_as_run_py_runs_it(model, inputs):
     if limit is not None:
         raise padkit.suite.Untested(limit)
     try:
-        if peers.BFLOAT16 in peers._declared_types(proto):
-            return peers._ort_run_bfloat16(session, inputs)
-        return session.run(None, inputs)[0]
+        return peers.ort_run(session, proto, inputs)
     except peers.NotRun as e:
         raise padkit.suite.Untested(str(e)) from None
     except Exception as e:

@@ -173,6 +173,15 @@ def _ort_run_raw(session, model, feeds):
     return runtimes.from_onnx_bytes(np.frombuffer(raw, np.uint8), shape, code)
 
 
+def ort_run(session, model, feeds):
+    """The first output of onnxruntime `session` of `model` on `feeds`: through OrtValues
+    where the model declares a type numpy holds only through ml_dtypes (`_ort_run_raw`),
+    else as `session.run` gives it. (python/tests/test_suite.py runs ONNX Runtime so.)"""
+    if _declared_types(model) & set(ML_DTYPE_CODES):
+        return _ort_run_raw(session, model, feeds)
+    return session.run(None, feeds)[0]
+
+
 # bfloat16's ONNX element type code (DTYPE_NAMES), and those of every type numpy holds
 # only through ml_dtypes (tests/peers/runtimes.py's ML_DTYPES).
 BFLOAT16 = 16
@@ -198,9 +207,7 @@ def run_onnxruntime(case_dir, model_path=None):
         raise NotRun(limit)
     feeds = load_feeds(case_dir, model)
     try:
-        if _declared_types(model) & set(ML_DTYPE_CODES):
-            return _ort_run_raw(session, model, feeds)
-        return session.run(None, feeds)[0]
+        return ort_run(session, model, feeds)
     except Exception as e:
         # A conversion `harness_limit` does not know of: the binding's, not the runtime's.
         if any(m in str(e) for m in ORT_BINDING_ERRORS):
