@@ -79,21 +79,27 @@ pub(crate) fn emit(
         let d = extent.of(&mut e, pad, axis.axis);
         extents.push(extent_of(&mut e, pad, c, axis, d, &k, &mut flags)?);
     }
-    // Where the runtime takes a computed shape, an output found empty is gathered by maps
-    // of nothing and reshaped to its extents; elsewhere a map above the cap fails there.
-    let reshaped = !extents.is_empty() && e.takes_computed_shapes();
-    let mut empty = None;
+    // The output's extents and whether it is empty, where any axis is padded. Where the
+    // runtime takes a computed shape, an output found empty is gathered by maps of nothing
+    // and reshaped to those extents; elsewhere a map above the cap fails there.
+    let mut sized = None;
     if !extents.is_empty() {
-        let sized = size_flags(&mut e, pad, &extents, &extent, limit, &mut flags);
-        empty = reshaped.then_some(sized);
+        let out: Vec<Int64> = (0..pad.shape.len())
+            .map(|axis| match extents.iter().find(|x| x.axis == axis) {
+                Some(x) => x.n.clone(),
+                None => extent.of(&mut e, pad, axis),
+            })
+            .collect();
+        let empty = size_flags(&mut e, pad, &out, &extents, limit, &mut flags);
+        sized = Some((out, empty)).filter(|_| e.takes_computed_shapes());
     }
     // 0, or a run-time error where any flag is raised: it offsets every extent (or, with
     // no axis padded, the positions the output reads), so nothing is allocated before it.
     let checked = e.guard(flags);
     let none_padded = extents.is_empty();
-    let shape = match reshaped {
-        true => Some(output_shape(&mut e, pad, &extents, &extent)),
-        false => None,
+    let (shape, empty) = match sized {
+        Some((out, empty)) => (Some(as_shape(&mut e, &out)), Some(empty)),
+        None => (None, None),
     };
     let mut value = pad.x.clone();
     for x in extents {
@@ -436,25 +442,22 @@ fn spread(
     Ok((e.add(d, &gaps), r))
 }
 
-/// Onto `flags`, those of the output as a whole: its element count (in double precision:
-/// no overflow) above `limit`, and, where the target's runtime takes no computed shape,
-/// an index map longer than padkit-lower's cap where the output is empty (its extents may
-/// be anything; nothing is read). Returns whether the output is empty.
+/// Onto `flags`, those of the output of extents `out` as a whole: its element count (in
+/// double precision: no overflow) above `limit`, and, where the target's runtime takes no
+/// computed shape, an index map of a padded axis (`extents`) longer than padkit-lower's
+/// cap where the output is empty (its extents may be anything; nothing is read). Returns
+/// whether the output is empty.
 fn size_flags(
     e: &mut Emitter<'_>,
     pad: &Pad,
+    out: &[Int64],
     extents: &[Extent],
-    extent: &DataExtent,
     limit: Option<u64>,
     flags: &mut Vec<Flag>,
 ) -> Cond {
     let mut count = e.double(1.0);
-    for axis in 0..pad.shape.len() {
-        let n = match extents.iter().find(|x| x.axis == axis) {
-            Some(x) => x.n.clone(),
-            None => extent.of(e, pad, axis),
-        };
-        let n = e.as_double(&n);
+    for n in out {
+        let n = e.as_double(n);
         count = e.mul(&count, &n);
     }
     if let Some(limit) = limit {
@@ -477,18 +480,10 @@ fn size_flags(
     empty
 }
 
-/// The output's extents as a 1-D int64 value: each padded axis' `n`, each other axis' data
-/// extent.
-fn output_shape(e: &mut Emitter<'_>, pad: &Pad, extents: &[Extent], extent: &DataExtent) -> Int64 {
+/// The int64 scalars `out` as one 1-D int64 value, a shape.
+fn as_shape(e: &mut Emitter<'_>, out: &[Int64]) -> Int64 {
     let one = e.int64s(1);
-    let mut parts = vec![];
-    for axis in 0..pad.shape.len() {
-        let n = match extents.iter().find(|x| x.axis == axis) {
-            Some(x) => x.n.clone(),
-            None => extent.of(e, pad, axis),
-        };
-        parts.push(e.op("Reshape", &[&n, &one]));
-    }
+    let parts = out.iter().map(|n| e.op("Reshape", &[n, &one])).collect();
     Int64::named(e.concat(parts, 0))
 }
 
